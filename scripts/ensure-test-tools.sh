@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Installs the real clients the tests drive, when this machine lacks them: the Python Kubernetes
+# client (Debian's python3-kubernetes, used with /usr/bin/python3). kubectl is part of the
+# machine image; its absence is reported, since the tests that need it must fail loudly.
+# Runs before `npm test` (npm's pretest), so `npm ci && npm test` works on a fresh machine.
+set -euo pipefail
+
+missing=()
+if ! /usr/bin/python3 -c 'import kubernetes' >/dev/null 2>&1; then
+  missing+=(python3-kubernetes)
+fi
+
+if [ ${#missing[@]} -gt 0 ]; then
+  if [ "$(id -u)" != "0" ] && ! command -v sudo >/dev/null 2>&1; then
+    echo "ensure-test-tools: need ${missing[*]} but cannot install without root" >&2
+    exit 1
+  fi
+  SUDO=""; [ "$(id -u)" != "0" ] && SUDO="sudo"
+  echo "ensure-test-tools: installing ${missing[*]}" >&2
+  $SUDO apt-get update -qq >/dev/null
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+if ! command -v kubectl >/dev/null 2>&1; then
+  echo "ensure-test-tools: kubectl is not on PATH; the kubectl tests will fail" >&2
+fi

@@ -1,0 +1,15 @@
+// The validation entry point: Kubernetes name/label/annotation checks, object metadata
+// validation and the Invalid error built from its causes. The code lives in the files re-exported
+// here so that each stays small; callers import from this module.
+
+export {
+  isDNS1123Label,
+  isDNS1123Subdomain,
+  isQualifiedName,
+  isValidLabelValue,
+  isValidPathSegmentName,
+  isValidPathSegmentPrefix,
+} from './name-validation.js';
+export { validateObjectMeta, TOTAL_ANNOTATION_SIZE_LIMIT } from './validate-object-meta.js';
+export type { NameRule, ObjectMetaRules } from './validate-object-meta.js';
+export { invalidError } from './invalid-error.js';

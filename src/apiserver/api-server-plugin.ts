@@ -1,0 +1,143 @@
+// The kube-compatible API server as a fastify plugin. It is mounted under a prefix that holds
+// the logical cluster (`/clusters/:cluster` for the embedded source) and serves discovery,
+// a minimal OpenAPI document and every verb over one ResourceStore.
+
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError, toAppError } from '../errors.js';
+import { statusOf } from '../apimachinery/status.js';
+import type { ResourceStore } from '../store/store.js';
+import type { ApiContext } from './api-context.js';
+import { apiGroup, apiGroupList, apiResourceList, apiVersions } from './discovery.js';
+import { deleteVerb } from './delete-verbs.js';
+import { patchObject } from './patch-verb.js';
+import { getObject, listOrWatch } from './read-verbs.js';
+import type { ResourceHooks } from './resource-hooks.js';
+import type { ResourceCatalog } from './resource-info.js';
+import type { RequestTarget } from './request-target.js';
+import { notFoundPath, resolveTarget } from './request-target.js';
+import { OPENAPI_V2_PROTOBUF_TYPE, openApiV2Json, openApiV2Protobuf, wantsProtobufOpenApi } from './openapi-v2.js';
+import { ActiveWatches, EventEncoder } from './watch-stream.js';
+import type { WatchLimits } from './watch-stream.js';
+import { createObject, updateObject } from './write-verbs.js';
+
+/** ApiServerOptions configure one mount of the API server. */
+export interface ApiServerOptions {
+  readonly store: ResourceStore;
+  readonly catalog: ResourceCatalog;
+  readonly hooks: ResourceHooks;
+  readonly watchLimits: WatchLimits;
+  readonly requireNamespaces: boolean;
+  /** gitVersion is reported by /version; kubectl picks its own version from it. */
+  readonly gitVersion: string;
+  /** clusterOf reads the logical cluster from the route params; undefined means every cluster (`*`). */
+  readonly clusterOf: (params: Readonly<Record<string, string>>) => string | undefined;
+  /** bodyLimit is the largest accepted request body in bytes. */
+  readonly bodyLimit: number;
+}
+
+const JSON_MEDIA_TYPES = [
+  'application/json',
+  'application/merge-patch+json',
+  'application/json-patch+json',
+  'application/strategic-merge-patch+json',
+];
+
+/** apiServerPlugin registers the API server's routes in the (prefixed) fastify scope it is given. */
+export async function apiServerPlugin(app: FastifyInstance, opts: ApiServerOptions): Promise<void> {
+  const ctx: ApiContext = {
+    store: opts.store, catalog: opts.catalog, hooks: opts.hooks, encoder: new EventEncoder(),
+    watches: new ActiveWatches(), watchLimits: opts.watchLimits, requireNamespaces: opts.requireNamespaces,
+  };
+  registerBodyParsers(app);
+  app.setErrorHandler(sendStatusError);
+  app.setNotFoundHandler(async (_req, reply) => sendStatusError(notFoundPath(), _req, reply));
+  app.addHook('preClose', async () => ctx.watches.closeAll());
+  registerDiscovery(app, opts);
+  const verbs = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+  app.route({
+    method: [...verbs], url: '/api/v1/*', bodyLimit: opts.bodyLimit,
+    handler: async (req, reply) => dispatch(ctx, resolve(opts, req, '', 'v1'), req, reply),
+  });
+  app.route({
+    method: [...verbs], url: '/apis/:group/:version/*', bodyLimit: opts.bodyLimit,
+    handler: async (req, reply) => {
+      const { group = '', version = '' } = req.params as Record<string, string>;
+      return dispatch(ctx, resolve(opts, req, group, version), req, reply);
+    },
+  });
+}
+
+function resolve(opts: ApiServerOptions, req: FastifyRequest, group: string, version: string): RequestTarget {
+  const params = req.params as Record<string, string>;
+  return resolveTarget(opts.catalog, opts.clusterOf(params), group, version, params['*'] ?? '');
+}
+
+async function dispatch(ctx: ApiContext, target: RequestTarget, req: FastifyRequest, reply: FastifyReply): Promise<void> {
+  if (target.info.readOnly && req.method !== 'GET') {
+    throw new AppError('MethodNotAllowed', `${target.info.resource} is read-only here`);
+  }
+  switch (req.method) {
+    case 'GET': return target.name === undefined ? listOrWatch(ctx, target, req, reply) : getObject(ctx, target, req, reply);
+    case 'POST': return createObject(ctx, target, req, reply);
+    case 'PUT': return updateObject(ctx, requireName(target), req, reply);
+    case 'PATCH': return patchObject(ctx, requireName(target), req, reply);
+    case 'DELETE': return deleteVerb(ctx, target, req, reply);
+    default: throw new AppError('MethodNotAllowed', `method ${req.method} is not allowed`);
+  }
+}
+
+function requireName(target: RequestTarget): RequestTarget {
+  if (target.name === undefined) throw new AppError('MethodNotAllowed', 'PUT and PATCH need a named object');
+  return target;
+}
+
+function registerDiscovery(app: FastifyInstance, opts: ApiServerOptions): void {
+  const resourcesOf = (req: FastifyRequest) => opts.catalog.resources(opts.clusterOf(req.params as Record<string, string>));
+  const orNotFound = (doc: Record<string, unknown> | undefined): Record<string, unknown> => {
+    if (!doc) throw notFoundPath();
+    return doc;
+  };
+  app.get('/version', async () => versionInfo(opts.gitVersion));
+  app.get('/api', async () => apiVersions());
+  app.get('/api/v1', async (req) => orNotFound(apiResourceList(resourcesOf(req), '', 'v1')));
+  app.get('/apis', async (req) => apiGroupList(resourcesOf(req)));
+  app.get('/apis/:group', async (req) => orNotFound(apiGroup(resourcesOf(req), (req.params as Record<string, string>)['group'] ?? '')));
+  app.get('/apis/:group/:version', async (req) => {
+    const { group = '', version = '' } = req.params as Record<string, string>;
+    return orNotFound(apiResourceList(resourcesOf(req), group, version));
+  });
+  app.get('/openapi/v2', async (req, reply) => {
+    if (!wantsProtobufOpenApi(req.headers.accept)) return openApiV2Json(opts.gitVersion);
+    return reply.type(OPENAPI_V2_PROTOBUF_TYPE).send(openApiV2Protobuf(opts.gitVersion));
+  });
+}
+
+/** versionInfo is the /version document. */
+export function versionInfo(gitVersion: string): Record<string, string> {
+  const [major = '1', minor = '0'] = gitVersion.replace(/^v/, '').split('.');
+  return {
+    major, minor, gitVersion, gitCommit: 'cachegate', gitTreeState: 'clean', buildDate: '2026-01-01T00:00:00Z',
+    goVersion: 'go1.23', compiler: 'gc', platform: `${process.platform}/${process.arch === 'x64' ? 'amd64' : process.arch}`,
+  };
+}
+
+function registerBodyParsers(app: FastifyInstance): void {
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser(JSON_MEDIA_TYPES, { parseAs: 'string' }, (_req, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch (err) {
+      done(new AppError('BadRequest', `error decoding request body: ${(err as Error).message}`), undefined);
+    }
+  });
+}
+
+/** sendStatusError answers any error as a Kubernetes Status, hiding the text of internal errors. */
+export async function sendStatusError(error: unknown, req: FastifyRequest, reply: FastifyReply): Promise<void> {
+  const appError = toAppError(error);
+  if (appError.httpStatus >= 500) req.log.error({ err: error }, 'request failed');
+  if (appError.details.retryAfterSeconds !== undefined) reply.header('retry-after', String(appError.details.retryAfterSeconds));
+  await reply.code(appError.httpStatus).header('content-type', 'application/json').send(statusOf(appError));
+}

@@ -1,0 +1,45 @@
+// The resources every logical cluster of the embedded source serves without a CRD.
+
+import type { ResourceInfo } from './resource-info.js';
+
+function builtin(info: Omit<ResourceInfo, 'storageVersion' | 'categories'> & { categories?: readonly string[] }): ResourceInfo {
+  return Object.freeze({ storageVersion: true, categories: [], ...info });
+}
+
+/** NAMESPACES is core/v1 namespaces. */
+export const NAMESPACES = builtin({
+  group: '', version: 'v1', resource: 'namespaces', singular: 'namespace', kind: 'Namespace',
+  listKind: 'NamespaceList', namespaced: false, statusSubresource: true, shortNames: ['ns'], nameRule: 'label',
+});
+
+/** CONFIGMAPS is core/v1 configmaps. */
+export const CONFIGMAPS = builtin({
+  group: '', version: 'v1', resource: 'configmaps', singular: 'configmap', kind: 'ConfigMap',
+  listKind: 'ConfigMapList', namespaced: true, statusSubresource: false, shortNames: ['cm'], nameRule: 'subdomain',
+});
+
+/** SECRETS is core/v1 secrets. */
+export const SECRETS = builtin({
+  group: '', version: 'v1', resource: 'secrets', singular: 'secret', kind: 'Secret',
+  listKind: 'SecretList', namespaced: true, statusSubresource: false, shortNames: [], nameRule: 'subdomain',
+});
+
+/** CUSTOM_RESOURCE_DEFINITIONS is apiextensions.k8s.io/v1 customresourcedefinitions. */
+export const CUSTOM_RESOURCE_DEFINITIONS = builtin({
+  group: 'apiextensions.k8s.io', version: 'v1', resource: 'customresourcedefinitions',
+  singular: 'customresourcedefinition', kind: 'CustomResourceDefinition', listKind: 'CustomResourceDefinitionList',
+  namespaced: false, statusSubresource: true, shortNames: ['crd', 'crds'], nameRule: 'subdomain',
+  categories: ['api-extensions'],
+});
+
+/** CLUSTER_CACHED_RESOURCES is cache.kcp.io/v1alpha1 clustercachedresources. */
+export const CLUSTER_CACHED_RESOURCES = builtin({
+  group: 'cache.kcp.io', version: 'v1alpha1', resource: 'clustercachedresources',
+  singular: 'clustercachedresource', kind: 'ClusterCachedResource', listKind: 'ClusterCachedResourceList',
+  namespaced: false, statusSubresource: true, shortNames: [], nameRule: 'subdomain', categories: ['kcp'],
+});
+
+/** BUILTIN_RESOURCES lists every built-in resource of the embedded source. */
+export const BUILTIN_RESOURCES: readonly ResourceInfo[] = Object.freeze([
+  NAMESPACES, CONFIGMAPS, SECRETS, CUSTOM_RESOURCE_DEFINITIONS, CLUSTER_CACHED_RESOURCES,
+]);

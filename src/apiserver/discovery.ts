@@ -1,0 +1,55 @@
+// Discovery documents (/api, /api/v1, /apis, /apis/{g}, /apis/{g}/{v}) built from a resource
+// list. kubectl and client libraries learn every resource's scope, kind and verbs from them.
+
+import { apiVersionOf } from '../apimachinery/gvr.js';
+import type { ResourceInfo } from './resource-info.js';
+import { VERBS_READ_ONLY, VERBS_READ_WRITE } from './resource-info.js';
+
+type Doc = Record<string, unknown>;
+
+/** apiVersions is the /api document. */
+export function apiVersions(): Doc {
+  return { kind: 'APIVersions', versions: ['v1'], serverAddressByClientCIDRs: [] };
+}
+
+/** apiGroupList is the /apis document: every non-core group with its versions. */
+export function apiGroupList(resources: readonly ResourceInfo[]): Doc {
+  const groups = [...new Set(resources.filter((r) => r.group !== '').map((r) => r.group))];
+  return { kind: 'APIGroupList', apiVersion: 'v1', groups: groups.map((g) => groupDoc(resources, g)) };
+}
+
+/** apiGroup is the /apis/{group} document, or undefined when nothing serves that group. */
+export function apiGroup(resources: readonly ResourceInfo[], group: string): Doc | undefined {
+  if (!resources.some((r) => r.group === group)) return undefined;
+  return { kind: 'APIGroup', apiVersion: 'v1', ...groupDoc(resources, group) };
+}
+
+/** apiResourceList is the /api/v1 or /apis/{g}/{v} document, or undefined when nothing serves it. */
+export function apiResourceList(resources: readonly ResourceInfo[], group: string, version: string): Doc | undefined {
+  const served = resources.filter((r) => r.group === group && r.version === version);
+  if (served.length === 0) return undefined;
+  const entries: Doc[] = [];
+  for (const r of served) {
+    entries.push({
+      name: r.resource,
+      singularName: r.singular,
+      namespaced: r.namespaced,
+      kind: r.kind,
+      verbs: r.readOnly ? VERBS_READ_ONLY : VERBS_READ_WRITE,
+      ...(r.shortNames.length ? { shortNames: r.shortNames } : {}),
+      ...(r.categories.length ? { categories: r.categories } : {}),
+    });
+    if (r.statusSubresource) {
+      entries.push({ name: `${r.resource}/status`, singularName: '', namespaced: r.namespaced, kind: r.kind, verbs: ['get', 'patch', 'update'] });
+    }
+  }
+  return { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: apiVersionOf(group, version), resources: entries };
+}
+
+function groupDoc(resources: readonly ResourceInfo[], group: string): Doc {
+  const inGroup = resources.filter((r) => r.group === group);
+  const versions = [...new Set(inGroup.map((r) => r.version))];
+  const preferred = inGroup.find((r) => r.storageVersion)?.version ?? versions[0] ?? '';
+  const versionDoc = (v: string): Doc => ({ groupVersion: `${group}/${v}`, version: v });
+  return { name: group, versions: versions.map(versionDoc), preferredVersion: versionDoc(preferred) };
+}

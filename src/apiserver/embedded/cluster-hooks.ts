@@ -1,0 +1,45 @@
+// Logical clusters of the embedded source: every stored object carries `kcp.io/cluster`, as in
+// kcp, and a cluster gets its `default` namespace before its first write.
+
+import { isAppError } from '../../errors.js';
+import type { ResourceStore } from '../../store/store.js';
+import type { ResourceHooks } from '../resource-hooks.js';
+
+/** CLUSTER_ANNOTATION names the logical cluster an object lives in. */
+export const CLUSTER_ANNOTATION = 'kcp.io/cluster';
+
+/** CLUSTER_NAME_PATTERN is what a logical cluster name must match (DESIGN.md §1). */
+export const CLUSTER_NAME_PATTERN = /^[a-z0-9]([a-z0-9:-]*[a-z0-9])?$/;
+
+/** clusterHooks stamps the cluster annotation and prepares clusters; `prepared` is per instance. */
+export function clusterHooks(): ResourceHooks & { prepareCluster(cluster: string, store: ResourceStore): Promise<void> } {
+  const prepared = new Set<string>();
+  return {
+    async prepareCluster(cluster, store) {
+      if (prepared.has(cluster)) return;
+      await ensureNamespace(store, cluster, 'default');
+      prepared.add(cluster);
+    },
+    admit(ctx, obj) {
+      const annotations = (obj.metadata['annotations'] ?? {}) as Record<string, string>;
+      obj.metadata['annotations'] = { ...annotations, [CLUSTER_ANNOTATION]: ctx.cluster };
+    },
+  };
+}
+
+/** ensureNamespace creates a namespace unless it exists. */
+export async function ensureNamespace(store: ResourceStore, cluster: string, name: string): Promise<void> {
+  try {
+    await store.create(
+      { cluster, group: '', resource: 'namespaces' },
+      {
+        apiVersion: 'v1', kind: 'Namespace',
+        metadata: { name, annotations: { [CLUSTER_ANNOTATION]: cluster }, labels: { 'kubernetes.io/metadata.name': name } },
+        spec: { finalizers: ['kubernetes'] },
+        status: { phase: 'Active' },
+      },
+    );
+  } catch (err) {
+    if (!isAppError(err, 'AlreadyExists')) throw err;
+  }
+}

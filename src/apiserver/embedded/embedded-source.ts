@@ -1,0 +1,47 @@
+// The embedded source: the pieces that make an API server mount behave like a kcp shard with
+// namespaces, secrets, configmaps, CRDs and ClusterCachedResources in every logical cluster.
+
+import { AppError } from '../../errors.js';
+import type { ResourceStore } from '../../store/store.js';
+import { BUILTIN_RESOURCES, CUSTOM_RESOURCE_DEFINITIONS, NAMESPACES, SECRETS } from '../builtin-resources.js';
+import { ClusterCatalog } from '../cluster-catalog.js';
+import type { ResourceHooks } from '../resource-hooks.js';
+import { composeHooks, hooksKey } from '../resource-hooks.js';
+import { CLUSTER_NAME_PATTERN, clusterHooks } from './cluster-hooks.js';
+import { crdHooks } from './crd-hooks.js';
+import { namespaceHooks } from './namespace-hooks.js';
+import { secretHooks } from './secret-hooks.js';
+
+/** EmbeddedSource is what app.ts needs to mount the embedded source. */
+export interface EmbeddedSource {
+  readonly catalog: ClusterCatalog;
+  readonly hooks: ResourceHooks;
+  /** clusterOf reads `:cluster`; `*` means every cluster. */
+  clusterOf(params: Readonly<Record<string, string>>): string | undefined;
+  /** prepare creates the configured clusters (with their `default` namespace) up front. */
+  prepare(clusters: readonly string[]): Promise<void>;
+}
+
+/** createEmbeddedSource builds the catalog and hooks of the embedded source over a store. */
+export function createEmbeddedSource(store: ResourceStore, now: () => Date = () => new Date()): EmbeddedSource {
+  const catalog = new ClusterCatalog(BUILTIN_RESOURCES);
+  const clusters = clusterHooks();
+  const byResource = new Map<string, ResourceHooks>([
+    [hooksKey(NAMESPACES.group, NAMESPACES.resource), namespaceHooks(catalog)],
+    [hooksKey(SECRETS.group, SECRETS.resource), secretHooks()],
+    [hooksKey(CUSTOM_RESOURCE_DEFINITIONS.group, CUSTOM_RESOURCE_DEFINITIONS.resource), crdHooks(catalog, now)],
+  ]);
+  return {
+    catalog,
+    hooks: composeHooks(clusters, byResource),
+    clusterOf(params) {
+      const cluster = params['cluster'] ?? '';
+      if (cluster === '*') return undefined;
+      if (!CLUSTER_NAME_PATTERN.test(cluster)) throw new AppError('BadRequest', `invalid logical cluster name "${cluster}": must match ${CLUSTER_NAME_PATTERN.source}`);
+      return cluster;
+    },
+    async prepare(names) {
+      for (const name of names) await clusters.prepareCluster(name, store);
+    },
+  };
+}

@@ -1,0 +1,108 @@
+// get, list and watch.
+
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { KubeObject } from '../apimachinery/object-meta.js';
+import { apiVersionOf } from '../apimachinery/gvr.js';
+import { parseLabelSelector } from '../apimachinery/label-selector.js';
+import { parseFieldSelector } from '../apimachinery/field-selector.js';
+import type { ListOptions, ListResult, WatchEvent } from '../store/store.js';
+import type { ApiContext } from './api-context.js';
+import { scopeOf } from './api-context.js';
+import { keyOf, present } from './object-input.js';
+import type { QueryValue } from './query-params.js';
+import { firstValue, parseBoolean, parseNonNegativeInt } from './query-params.js';
+import type { RequestTarget } from './request-target.js';
+import { toTable, wantsTable } from './table.js';
+import { serveWatch } from './watch-stream.js';
+
+type Query = Record<string, QueryValue>;
+
+/** getObject serves GET of one object (or its status subresource, which reads the same). */
+export async function getObject(ctx: ApiContext, target: RequestTarget, req: FastifyRequest, reply: FastifyReply): Promise<void> {
+  const obj = await ctx.store.get(keyOf(target, target.name ?? ''));
+  if (wantsTable(req.headers.accept)) {
+    await reply.send(toTable(target.info, [obj], { resourceVersion: obj.metadata.resourceVersion }));
+    return;
+  }
+  await sendJson(reply, 200, jsonOf(ctx, present(obj, target.info)));
+}
+
+/** listOrWatch serves GET of a collection: a list, or a watch when `watch` is set. */
+export async function listOrWatch(ctx: ApiContext, target: RequestTarget, req: FastifyRequest, reply: FastifyReply): Promise<void> {
+  const query = req.query as Query;
+  const selectors = {
+    labelSelector: parseLabelSelector(firstValue(query['labelSelector']) ?? ''),
+    fieldSelector: parseFieldSelector(firstValue(query['fieldSelector']) ?? ''),
+  };
+  if (parseBoolean('watch', query['watch'])) {
+    await watch(ctx, target, req, reply, selectors);
+    return;
+  }
+  const opts: ListOptions = {
+    ...selectors,
+    limit: parseNonNegativeInt('limit', query['limit']) || undefined,
+    continue: firstValue(query['continue']) || undefined,
+  };
+  const page = await ctx.store.list(scopeOf(target), opts);
+  if (wantsTable(req.headers.accept)) {
+    await reply.send(toTable(target.info, page.items, listMeta(page)));
+    return;
+  }
+  await sendJson(reply, 200, listJson(ctx, target, page));
+}
+
+async function watch(
+  ctx: ApiContext, target: RequestTarget, req: FastifyRequest, reply: FastifyReply,
+  selectors: Pick<ListOptions, 'labelSelector' | 'fieldSelector'>,
+): Promise<void> {
+  const query = req.query as Query;
+  const timeout = parseNonNegativeInt('timeoutSeconds', query['timeoutSeconds']);
+  const table = wantsTable(req.headers.accept);
+  const encode = (event: WatchEvent): string => {
+    if (table && event.type !== 'BOOKMARK') {
+      return JSON.stringify({ type: event.type, object: toTable(target.info, [event.object], { resourceVersion: event.object.metadata.resourceVersion }) });
+    }
+    if (event.object.apiVersion === undefined || event.type === 'BOOKMARK') return ctx.encoder.line(event);
+    return ctx.encoder.line({ type: event.type, object: present(event.object, target.info) });
+  };
+  const limits = timeout ? { ...ctx.watchLimits, timeoutSeconds: Math.min(timeout, ctx.watchLimits.timeoutSeconds) } : ctx.watchLimits;
+  await serveWatch(ctx.store, reply, {
+    scope: scopeOf(target),
+    options: {
+      ...selectors,
+      resourceVersion: firstValue(query['resourceVersion']) || undefined,
+      sendInitialEvents: parseBoolean('sendInitialEvents', query['sendInitialEvents']),
+    },
+    bookmarks: parseBoolean('allowWatchBookmarks', query['allowWatchBookmarks']),
+    encode,
+  }, limits, ctx.watches);
+}
+
+function listMeta(page: ListResult): Record<string, unknown> {
+  return {
+    resourceVersion: page.resourceVersion,
+    ...(page.continue ? { continue: page.continue } : {}),
+    ...(page.remainingItemCount !== undefined ? { remainingItemCount: page.remainingItemCount } : {}),
+  };
+}
+
+/** listJson writes a list by joining cached item JSON, so big lists cost one string build. */
+export function listJson(ctx: ApiContext, target: RequestTarget, page: ListResult): string {
+  const head = JSON.stringify({
+    kind: target.info.listKind,
+    apiVersion: apiVersionOf(target.info.group, target.info.version),
+    metadata: listMeta(page),
+  });
+  const items = page.items.map((obj) => jsonOf(ctx, present(obj, target.info)));
+  return `${head.slice(0, -1)},"items":[${items.join(',')}]}`;
+}
+
+/** jsonOf serialises an object, reusing the encoder's cache for stored objects. */
+export function jsonOf(ctx: ApiContext, obj: KubeObject): string {
+  return ctx.encoder.json(obj);
+}
+
+/** sendJson sends pre-serialised JSON. */
+export async function sendJson(reply: FastifyReply, status: number, json: string): Promise<void> {
+  await reply.code(status).header('content-type', 'application/json').send(json);
+}

@@ -1,0 +1,106 @@
+// Serving one watch as newline-delimited JSON. Headers are flushed before the first event so
+// clients whose start() waits for them (client-node informers) do not hang on a quiet resource.
+// A watcher that stops reading is cut off once its buffer passes a bound; it resumes from the
+// last resourceVersion it saw, which the event window usually still holds.
+
+import type { FastifyReply } from 'fastify';
+import type { KubeObject } from '../apimachinery/object-meta.js';
+import type { Scope, Watch, WatchEvent, WatchOptions, ResourceStore } from '../store/store.js';
+
+/** WatchLimits bound a watch's life and memory. */
+export interface WatchLimits {
+  /** timeoutSeconds: the stream ends after this long (clients then re-watch). */
+  readonly timeoutSeconds: number;
+  /** bookmarkIntervalMs: how often a BOOKMARK is sent when the client allows them; 0 = never. */
+  readonly bookmarkIntervalMs: number;
+  /** maxBufferedBytes: a client this far behind is disconnected. */
+  readonly maxBufferedBytes: number;
+}
+
+/** WatchRequest is one watch to serve. */
+export interface WatchRequest {
+  readonly scope: Scope;
+  readonly options: WatchOptions;
+  readonly bookmarks: boolean;
+  /** encode turns one event into its JSON line (without the newline). */
+  readonly encode: (event: WatchEvent) => string;
+}
+
+/** ActiveWatches ends every open watch stream when the server shuts down. */
+export class ActiveWatches {
+  readonly #closers = new Set<() => void>();
+
+  /** add registers a closer and returns the function that unregisters it. */
+  add(close: () => void): () => void {
+    this.#closers.add(close);
+    return () => this.#closers.delete(close);
+  }
+
+  /** closeAll ends every open stream. */
+  closeAll(): void {
+    for (const close of [...this.#closers]) close();
+  }
+
+  /** size is the number of open streams. */
+  get size(): number {
+    return this.#closers.size;
+  }
+}
+
+/**
+ * serveWatch starts the store watch first (so a too-old resourceVersion can still be answered
+ * with a 410 Status by the caller), then writes the response head and streams events.
+ */
+export async function serveWatch(
+  store: ResourceStore, reply: FastifyReply, req: WatchRequest, limits: WatchLimits, active: ActiveWatches,
+): Promise<void> {
+  const pending: WatchEvent[] = [];
+  let write: (event: WatchEvent) => void = (event) => void pending.push(event);
+  const watch: Watch = await store.watch(req.scope, req.options, (event) => write(event));
+  reply.hijack();
+  const raw = reply.raw;
+  raw.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-cache, private' });
+  raw.flushHeaders();
+  let ended = false;
+  const end = (): void => {
+    if (ended) return;
+    ended = true;
+    watch.stop();
+    clearTimeout(timer);
+    if (bookmarkTimer) clearInterval(bookmarkTimer);
+    unregister();
+    raw.end();
+  };
+  write = (event) => {
+    if (ended) return;
+    raw.write(req.encode(event) + '\n');
+    if (raw.writableLength > limits.maxBufferedBytes) end();
+  };
+  const unregister = active.add(end);
+  const timer = setTimeout(end, limits.timeoutSeconds * 1000).unref();
+  const bookmarkTimer = req.bookmarks && limits.bookmarkIntervalMs > 0
+    ? setInterval(() => watch.bookmark(), limits.bookmarkIntervalMs).unref()
+    : undefined;
+  raw.on('close', end);
+  for (const event of pending) write(event);
+}
+
+/** EventEncoder serialises each stored object once, however many watchers receive it. */
+export class EventEncoder {
+  readonly #json = new WeakMap<KubeObject, string>();
+
+  /** line gives the watch line of an event whose object is sent as is. */
+  line(event: WatchEvent): string {
+    return `{"type":"${event.type}","object":${this.json(event.object)}}`;
+  }
+
+  /** json gives the JSON text of a stored (frozen) object, cached. */
+  json(obj: KubeObject): string {
+    let text = this.#json.get(obj);
+    if (text === undefined) {
+      text = JSON.stringify(obj);
+      if (Object.isFrozen(obj)) this.#json.set(obj, text);
+    }
+    return text;
+  }
+}

@@ -1,0 +1,87 @@
+// create (POST) and update (PUT), including the status subresource.
+
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { AppError, isAppError } from '../errors.js';
+import type { KubeObject } from '../apimachinery/object-meta.js';
+import type { ApiContext } from './api-context.js';
+import { concreteCluster, checkName, fillNamespace, fillTypeMeta, keyOf, present, readBody, validateMeta } from './object-input.js';
+import type { QueryValue } from './query-params.js';
+import { parseDryRun } from './query-params.js';
+import type { HookContext, MutableObject } from './resource-hooks.js';
+import type { RequestTarget } from './request-target.js';
+import { jsonOf, sendJson } from './read-verbs.js';
+
+/** hookContextOf gives the hooks' view of a write request. */
+export function hookContextOf(ctx: ApiContext, target: RequestTarget, dryRun: boolean): HookContext {
+  return { cluster: concreteCluster(target), info: target.info, store: ctx.store, dryRun };
+}
+
+/** dryRunOf reads the dryRun query parameter of a request. */
+export function dryRunOf(req: FastifyRequest): boolean {
+  return parseDryRun((req.query as Record<string, QueryValue>)['dryRun']);
+}
+
+/** createObject serves POST on a collection. */
+export async function createObject(ctx: ApiContext, target: RequestTarget, req: FastifyRequest, reply: FastifyReply): Promise<void> {
+  if (target.name !== undefined) throw new AppError('MethodNotAllowed', 'POST is not allowed on a named object; use PUT or PATCH');
+  const hookCtx = hookContextOf(ctx, target, dryRunOf(req));
+  const obj = readBody(req.body);
+  fillTypeMeta(obj, target.info);
+  fillNamespace(obj, target);
+  validateMeta(obj, target.info);
+  if (!hookCtx.dryRun) await ctx.hooks.prepareCluster?.(hookCtx.cluster, ctx.store);
+  await requireNamespace(ctx, target);
+  await ctx.hooks.admit?.(hookCtx, obj, undefined);
+  const created = await ctx.store.create(
+    { cluster: hookCtx.cluster, group: target.info.group, resource: target.info.resource },
+    obj as KubeObject,
+    { dryRun: hookCtx.dryRun, statusSubresource: target.info.statusSubresource },
+  );
+  if (!hookCtx.dryRun) await ctx.hooks.afterWrite?.(hookCtx, created);
+  await sendJson(reply, 201, jsonOf(ctx, present(created, target.info)));
+}
+
+/** updateObject serves PUT on an object or its status. */
+export async function updateObject(ctx: ApiContext, target: RequestTarget, req: FastifyRequest, reply: FastifyReply): Promise<void> {
+  const obj = readBody(req.body);
+  const updated = await storeUpdate(ctx, target, obj, dryRunOf(req));
+  await sendJson(reply, 200, jsonOf(ctx, present(updated, target.info)));
+}
+
+/** storeUpdate checks, admits and stores a full new version of a named object; PATCH ends here too. */
+export async function storeUpdate(ctx: ApiContext, target: RequestTarget, obj: MutableObject, dryRun: boolean): Promise<KubeObject> {
+  const name = target.name ?? '';
+  const hookCtx = hookContextOf(ctx, target, dryRun);
+  fillTypeMeta(obj, target.info);
+  fillNamespace(obj, target);
+  checkName(obj, name);
+  validateMeta(obj, target.info);
+  const key = keyOf(target, name);
+  const old = await ctx.store.get(key);
+  await ctx.hooks.admit?.(hookCtx, obj, old);
+  const updated = await ctx.store.update(key, obj as KubeObject, {
+    dryRun, statusSubresource: target.info.statusSubresource, subresource: target.subresource,
+  });
+  if (dryRun) return updated;
+  if (removedByUpdate(updated)) await ctx.hooks.afterDelete?.(hookCtx, updated);
+  else await ctx.hooks.afterWrite?.(hookCtx, updated);
+  return updated;
+}
+
+/** removedByUpdate tells whether an update took the last finalizer off an object being deleted. */
+function removedByUpdate(obj: KubeObject): boolean {
+  return obj.metadata.deletionTimestamp !== undefined && (obj.metadata.finalizers ?? []).length === 0;
+}
+
+/** requireNamespace answers 404 for a namespaced write into a namespace that does not exist. */
+async function requireNamespace(ctx: ApiContext, target: RequestTarget): Promise<void> {
+  if (!ctx.requireNamespaces || !target.info.namespaced || target.namespace === undefined) return;
+  try {
+    await ctx.store.get({ cluster: concreteCluster(target), group: '', resource: 'namespaces', namespace: '', name: target.namespace });
+  } catch (err) {
+    if (isAppError(err, 'NotFound')) {
+      throw new AppError('NotFound', `namespaces "${target.namespace}" not found`, { name: target.namespace, kind: 'namespaces' });
+    }
+    throw err;
+  }
+}

@@ -1,0 +1,49 @@
+// The configuration of one cachegate process, and its defaults. Only load-config.ts builds one;
+// everything else receives it frozen.
+
+/** SourceConfig is one Kubernetes-compatible API server to replicate from. */
+export interface SourceConfig {
+  readonly name: string;
+  readonly kind: 'kube' | 'kcp';
+  readonly kubeconfig?: string;
+  readonly context?: string;
+  /** cluster is the logical-cluster name given to every object of a `kube` source. */
+  readonly cluster?: string;
+}
+
+/** Config is the whole, validated configuration. */
+export interface Config {
+  readonly host: string;
+  readonly port: number;
+  readonly logLevel: LogLevel;
+  readonly embedded: { readonly enabled: boolean; readonly clusters: readonly string[] };
+  readonly sources: readonly SourceConfig[];
+  /** cache is the overlay cache of read-your-writes (the seed's RootConfig). */
+  readonly cache: { readonly enabled: boolean; readonly gvks: readonly string[]; readonly ttl: string };
+  readonly store: { readonly eventWindow: number };
+  readonly watch: {
+    readonly timeoutSeconds: number;
+    readonly bookmarkIntervalSeconds: number;
+    readonly maxBufferedBytes: number;
+  };
+  readonly limits: { readonly bodyBytes: number };
+}
+
+/** LOG_LEVELS are pino's levels. */
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/** LogLevel is one of pino's levels. */
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** DEFAULT_CONFIG is what `npm start` runs with: the embedded source with cluster `root` on 127.0.0.1:8080. */
+export const DEFAULT_CONFIG: Config = Object.freeze({
+  host: '127.0.0.1',
+  port: 8080,
+  logLevel: 'info',
+  embedded: { enabled: true, clusters: ['root'] },
+  sources: [],
+  cache: { enabled: false, gvks: [], ttl: '2m' },
+  store: { eventWindow: 100_000 },
+  watch: { timeoutSeconds: 1800, bookmarkIntervalSeconds: 60, maxBufferedBytes: 16 * 1024 * 1024 },
+  limits: { bodyBytes: 3 * 1024 * 1024 },
+});

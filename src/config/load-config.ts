@@ -1,0 +1,130 @@
+// Building the one Config of a process: defaults, then the config file, then environment
+// variables, then command-line flags (flags beat env, env beats file). Nothing else in
+// cachegate reads process.env or argv.
+
+import { parse as parseYaml } from 'yaml';
+import type { Config, SourceConfig } from './config.js';
+import { DEFAULT_CONFIG, LOG_LEVELS } from './config.js';
+import { ConfigError } from './config-error.js';
+import { FieldReader } from './field-reader.js';
+
+/** ConfigInputs are where configuration comes from; tests pass their own. */
+export interface ConfigInputs {
+  readonly argv: readonly string[];
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly readFile: (path: string) => string;
+}
+
+const FLAGS = new Set(['--host', '--port', '--config', '--log-level']);
+const CLUSTER_NAME = /^[a-z0-9]([a-z0-9:-]*[a-z0-9])?$/;
+const DURATION = /^\d+(ms|s|m|h)$/;
+const GVK = /^[a-z0-9.-]*\/[a-z0-9]+\/[A-Za-z][A-Za-z0-9]*$/;
+
+/** loadConfig builds and validates the configuration; any mistake throws a ConfigError. */
+export function loadConfig(inputs: ConfigInputs): Config {
+  const flags = parseFlags(inputs.argv);
+  const file = flags['config'] ?? inputs.env['CACHEGATE_CONFIG'];
+  const fromFile = file === undefined ? {} : readConfigFile(file, inputs.readFile);
+  const layered: Record<string, unknown> = { ...fromFile };
+  const overrides: Array<[string, string | undefined]> = [
+    ['host', flags['host'] ?? inputs.env['HOST']],
+    ['port', flags['port'] ?? inputs.env['PORT']],
+    ['logLevel', flags['log-level'] ?? inputs.env['LOG_LEVEL']],
+  ];
+  for (const [key, value] of overrides) if (value !== undefined && value !== '') layered[key] = value;
+  return deepFreeze(readConfig(new FieldReader(layered, '')));
+}
+
+function parseFlags(argv: readonly string[]): Record<string, string> {
+  const flags: Record<string, string> = {};
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] ?? '';
+    const [name = '', inline] = arg.split(/=(.*)/s, 2);
+    if (!FLAGS.has(name)) throw new ConfigError(arg, `unknown command-line argument (known: ${[...FLAGS].join(', ')})`);
+    const value = inline ?? argv[++i];
+    if (value === undefined || value === '') throw new ConfigError(name, 'needs a value');
+    flags[name.slice(2)] = value;
+  }
+  return flags;
+}
+
+function readConfigFile(path: string, readFile: (path: string) => string): Record<string, unknown> {
+  let text: string;
+  try {
+    text = readFile(path);
+  } catch (err) {
+    throw new ConfigError('--config', `cannot read ${path}: ${(err as Error).message}`);
+  }
+  let parsed: unknown;
+  try {
+    parsed = parseYaml(text) ?? {};
+  } catch (err) {
+    throw new ConfigError('--config', `${path} is not valid YAML or JSON: ${(err as Error).message.split('\n')[0]}`);
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw new ConfigError('(top level)', `${path} must hold a mapping of fields`);
+  }
+  return parsed as Record<string, unknown>;
+}
+
+function readConfig(r: FieldReader): Config {
+  const d = DEFAULT_CONFIG;
+  const config: Config = {
+    host: r.string('host', d.host, /^[A-Za-z0-9.:[\]-]+$/, 'must be a host name or IP address'),
+    port: r.integer('port', d.port, 0, 65535),
+    logLevel: r.oneOf('logLevel', d.logLevel, LOG_LEVELS),
+    embedded: r.object('embedded', (e) => ({
+      enabled: e.boolean('enabled', d.embedded.enabled),
+      clusters: e.list('clusters', d.embedded.clusters, (v, path) => clusterName(v, path)),
+    })),
+    sources: r.list('sources', d.sources, readSource),
+    cache: r.object('cache', (c) => ({
+      enabled: c.boolean('enabled', d.cache.enabled),
+      gvks: c.list('gvks', d.cache.gvks, (v, path) => matching(v, path, GVK, 'must be "<group>/<version>/<Kind>"')),
+      ttl: c.string('ttl', d.cache.ttl, DURATION, 'must be a duration such as 500ms, 30s, 2m or 1h'),
+    })),
+    store: r.object('store', (s) => ({ eventWindow: s.integer('eventWindow', d.store.eventWindow, 100, 10_000_000) })),
+    watch: r.object('watch', (w) => ({
+      timeoutSeconds: w.integer('timeoutSeconds', d.watch.timeoutSeconds, 1, 86_400),
+      bookmarkIntervalSeconds: w.integer('bookmarkIntervalSeconds', d.watch.bookmarkIntervalSeconds, 0, 3600),
+      maxBufferedBytes: w.integer('maxBufferedBytes', d.watch.maxBufferedBytes, 65_536, 1 << 30),
+    })),
+    limits: r.object('limits', (l) => ({ bodyBytes: l.integer('bodyBytes', d.limits.bodyBytes, 1024, 64 * 1024 * 1024) })),
+  };
+  r.done();
+  if (!config.embedded.enabled && config.sources.length === 0) {
+    throw new ConfigError('sources', 'must name at least one source when embedded.enabled is false');
+  }
+  return config;
+}
+
+function readSource(value: unknown, path: string): SourceConfig {
+  const r = new FieldReader(value, path);
+  const source: SourceConfig = {
+    name: r.string('name', '', /^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/, 'must be a lowercase DNS label'),
+    kind: r.oneOf('kind', 'kube', ['kube', 'kcp'] as const),
+    kubeconfig: r.optionalString('kubeconfig'),
+    context: r.optionalString('context'),
+    cluster: r.optionalString('cluster'),
+  };
+  r.done();
+  if (source.cluster !== undefined) clusterName(source.cluster, `${path}.cluster`);
+  return source;
+}
+
+function clusterName(value: unknown, path: string): string {
+  return matching(value, path, CLUSTER_NAME, `must be a logical cluster name matching ${CLUSTER_NAME.source}`);
+}
+
+function matching(value: unknown, path: string, pattern: RegExp, hint: string): string {
+  if (typeof value !== 'string' || !pattern.test(value)) throw new ConfigError(path, hint);
+  return value;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null) {
+    for (const inner of Object.values(value)) deepFreeze(inner);
+    Object.freeze(value);
+  }
+  return value;
+}

@@ -1,0 +1,37 @@
+// Entry point: read the configuration, build the app, serve until SIGTERM or SIGINT.
+
+import { readFileSync } from 'node:fs';
+import { buildApp } from './app.js';
+import { ConfigError } from './config/config-error.js';
+import { loadConfig } from './config/load-config.js';
+import type { Config } from './config/config.js';
+
+function readConfigOrExit(): Config {
+  try {
+    return loadConfig({ argv: process.argv.slice(2), env: process.env, readFile: (path) => readFileSync(path, 'utf8') });
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`cachegate: ${err.message}\n`);
+      process.exit(2);
+    }
+    throw err;
+  }
+}
+
+const app = await buildApp(readConfigOrExit());
+let stopping = false;
+for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  process.on(signal, () => {
+    if (stopping) return;
+    stopping = true;
+    app.fastify.log.info({ signal }, 'shutting down');
+    app.stop().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        app.fastify.log.error({ err }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  });
+}
+await app.start();

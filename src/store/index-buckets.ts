@@ -1,0 +1,79 @@
+// One registered index of one cluster's objects: index value → the objects carrying it. Buckets
+// hold the frozen objects themselves rather than storage keys, so a lookup needs no second map
+// access and no per-object key string has to be kept. A bucket of one object is stored as the bare
+// reference because many index values (owner uid, node name) are rare and a Set costs ~100 bytes.
+
+import type { KubeObject } from '../apimachinery/object-meta.js';
+import type { IndexFunc } from './store.js';
+
+type Bucket = KubeObject | Set<KubeObject>;
+
+const NO_VALUES: readonly string[] = [];
+
+/** IndexBuckets maps the values of one index function to the objects that produce them. */
+export class IndexBuckets {
+  readonly fn: IndexFunc;
+  private readonly buckets = new Map<string, Bucket>();
+
+  constructor(fn: IndexFunc) {
+    this.fn = fn;
+  }
+
+  /** objects returns the objects indexed under value as a fresh array (empty when none). */
+  objects(value: string): KubeObject[] {
+    const bucket = this.buckets.get(value);
+    if (bucket === undefined) return [];
+    return bucket instanceof Set ? [...bucket] : [bucket];
+  }
+
+  /** valuesOf runs the index function; an object it cannot index yields no values. */
+  valuesOf(obj: KubeObject | undefined): readonly string[] {
+    return obj === undefined ? NO_VALUES : this.fn(obj);
+  }
+
+  /**
+   * update moves an object from its previous version's values to its next version's values.
+   * nextValues are computed by the caller before any table mutation, so a throwing index function
+   * cannot leave the table half-written.
+   */
+  update(prev: KubeObject | undefined, next: KubeObject | undefined, nextValues: readonly string[]): void {
+    const prevValues = this.valuesOf(prev);
+    if (next !== undefined) {
+      for (const value of nextValues) {
+        if (prev !== undefined && prevValues.includes(value)) this.replace(value, prev, next);
+        else this.add(value, next);
+      }
+    }
+    if (prev === undefined) return;
+    for (const value of prevValues) if (!nextValues.includes(value)) this.remove(value, prev);
+  }
+
+  private add(value: string, obj: KubeObject): void {
+    const bucket = this.buckets.get(value);
+    if (bucket === undefined) this.buckets.set(value, obj);
+    else if (bucket instanceof Set) bucket.add(obj);
+    else if (bucket !== obj) this.buckets.set(value, new Set([bucket, obj]));
+  }
+
+  private replace(value: string, prev: KubeObject, next: KubeObject): void {
+    const bucket = this.buckets.get(value);
+    if (bucket === prev) {
+      this.buckets.set(value, next);
+    } else if (bucket instanceof Set) {
+      bucket.delete(prev);
+      bucket.add(next);
+    } else {
+      this.add(value, next);
+    }
+  }
+
+  private remove(value: string, obj: KubeObject): void {
+    const bucket = this.buckets.get(value);
+    if (bucket === obj) {
+      this.buckets.delete(value);
+    } else if (bucket instanceof Set && bucket.delete(obj) && bucket.size === 1) {
+      // Back to the cheap single-reference form.
+      for (const only of bucket) this.buckets.set(value, only);
+    }
+  }
+}

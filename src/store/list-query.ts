@@ -1,0 +1,99 @@
+// Collecting the objects of a list in their output order: (cluster,) namespace, then name. Only the
+// maps of the requested cluster and namespace are visited, and an index query visits only its
+// bucket, so a list never costs more than its candidates plus their sort.
+
+import { AppError } from '../errors.js';
+import type { KubeObject } from '../apimachinery/object-meta.js';
+import type { ClusterTable, ResourceTable } from './object-table.js';
+import type { ListOptions, Scope } from './store.js';
+
+/** ListFilters are the filtering parts of ListOptions (paging is handled elsewhere). */
+export type ListFilters = Pick<ListOptions, 'labelSelector' | 'fieldSelector' | 'index'>;
+
+type Predicate = (obj: KubeObject) => boolean;
+
+/**
+ * collectObjects returns the objects of a scope that pass the filters, in list order. Objects do not
+ * carry their cluster, so a caller that needs it passes clustersOut to get one cluster per item.
+ */
+export function collectObjects(table: ResourceTable | undefined, scope: Scope, filters: ListFilters, clustersOut?: string[]): KubeObject[] {
+  const index = filters.index;
+  if (index !== undefined && table?.indexFns.has(index.name) !== true) {
+    throw new AppError('BadRequest', `index "${index.name}" is not registered`);
+  }
+  if (table === undefined) return [];
+  const keep = predicateOf(scope, filters);
+  const out: KubeObject[] = [];
+  for (const cluster of clustersOf(table, scope)) {
+    if (index === undefined) collectByNamespace(cluster, scope.namespace, keep, out);
+    else collectByIndex(cluster, index.name, index.value, keep, out);
+    while (clustersOut !== undefined && clustersOut.length < out.length) clustersOut.push(cluster.cluster);
+  }
+  return out;
+}
+
+/** listFingerprint identifies a list's options so a continue token is only used with the same list. */
+export function listFingerprint(scope: Scope, filters: ListFilters): string {
+  return JSON.stringify([
+    scope.cluster ?? null,
+    scope.group,
+    scope.resource,
+    scope.namespace ?? null,
+    filters.labelSelector?.toString() ?? '',
+    filters.fieldSelector?.toString() ?? '',
+    filters.index ? [filters.index.name, filters.index.value] : null,
+  ]);
+}
+
+function clustersOf(table: ResourceTable, scope: Scope): ClusterTable[] {
+  if (scope.cluster !== undefined) {
+    const cluster = table.clusters.get(scope.cluster);
+    return cluster === undefined ? [] : [cluster];
+  }
+  return sortedKeys(table.clusters).map((name) => table.clusters.get(name) as ClusterTable);
+}
+
+function collectByNamespace(cluster: ClusterTable, namespace: string | undefined, keep: Predicate | undefined, out: KubeObject[]): void {
+  const namespaces = namespace === undefined ? sortedKeys(cluster.namespaces) : [namespace];
+  for (const ns of namespaces) {
+    const names = cluster.namespaces.get(ns);
+    if (names === undefined) continue;
+    // Sorting the bare name strings is much faster than sorting objects with a comparator.
+    for (const name of sortedKeys(names)) {
+      const obj = names.get(name) as KubeObject;
+      if (keep === undefined || keep(obj)) out.push(obj);
+    }
+  }
+}
+
+function collectByIndex(cluster: ClusterTable, name: string, value: string, keep: Predicate | undefined, out: KubeObject[]): void {
+  const index = cluster.indexes.get(name);
+  if (index === undefined) return;
+  const matches = index.objects(value).filter((obj) => keep === undefined || keep(obj));
+  matches.sort(byNamespaceAndName);
+  for (const obj of matches) out.push(obj);
+}
+
+/** predicateOf combines the namespace (needed for index buckets) and selector filters; undefined = keep all. */
+function predicateOf(scope: Scope, filters: ListFilters): Predicate | undefined {
+  const labels = filters.labelSelector?.empty === false ? filters.labelSelector : undefined;
+  const fields = filters.fieldSelector?.empty === false ? filters.fieldSelector : undefined;
+  const namespace = filters.index !== undefined ? scope.namespace : undefined;
+  if (labels === undefined && fields === undefined && namespace === undefined) return undefined;
+  return (obj) =>
+    (namespace === undefined || (obj.metadata.namespace ?? '') === namespace) &&
+    (labels === undefined || labels.matches(obj.metadata.labels)) &&
+    (fields === undefined || fields.matches(obj.metadata));
+}
+
+function byNamespaceAndName(a: KubeObject, b: KubeObject): number {
+  return compare(a.metadata.namespace ?? '', b.metadata.namespace ?? '') || compare(a.metadata.name ?? '', b.metadata.name ?? '');
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function sortedKeys(map: ReadonlyMap<string, unknown>): string[] {
+  return [...map.keys()].sort();
+}

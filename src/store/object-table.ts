@@ -1,0 +1,142 @@
+// The keyed maps of a store: (group, resource) → cluster → namespace → name → frozen object, plus
+// the registered indexes of each cluster. Lists and counts of one cluster or namespace touch only
+// that subset. Map keys are the objects' own name/namespace strings, so no key string is duplicated.
+
+import type { KubeObject } from '../apimachinery/object-meta.js';
+import { IndexBuckets } from './index-buckets.js';
+import type { IndexFunc, ObjectKey, ResourceRef, Scope } from './store.js';
+
+/** ClusterTable holds one resource type's objects in one logical cluster, by namespace then name. */
+export class ClusterTable {
+  readonly cluster: string;
+  readonly resource: ResourceTable;
+  readonly namespaces = new Map<string, Map<string, KubeObject>>();
+  readonly indexes = new Map<string, IndexBuckets>();
+  count = 0;
+
+  constructor(cluster: string, resource: ResourceTable) {
+    this.cluster = cluster;
+    this.resource = resource;
+    for (const [name, fn] of resource.indexFns) this.indexes.set(name, new IndexBuckets(fn));
+  }
+
+  /** get returns the object stored under namespace/name. */
+  get(namespace: string, name: string): KubeObject | undefined {
+    return this.namespaces.get(namespace)?.get(name);
+  }
+}
+
+/** ResourceTable holds every object of one (group, resource), across logical clusters. */
+export class ResourceTable {
+  readonly group: string;
+  readonly resource: string;
+  readonly clusters = new Map<string, ClusterTable>();
+  readonly indexFns = new Map<string, IndexFunc>();
+  count = 0;
+
+  constructor(group: string, resource: string) {
+    this.group = group;
+    this.resource = resource;
+  }
+
+  /** ensureCluster returns the cluster's table, creating it on first write. */
+  ensureCluster(cluster: string): ClusterTable {
+    let table = this.clusters.get(cluster);
+    if (table === undefined) {
+      table = new ClusterTable(cluster, this);
+      this.clusters.set(cluster, table);
+    }
+    return table;
+  }
+}
+
+/** ObjectTable is the whole keyed storage of one store. */
+export class ObjectTable {
+  private readonly groups = new Map<string, Map<string, ResourceTable>>();
+
+  /** resource returns the table of a resource type, if anything ever touched it. */
+  resource(group: string, resource: string): ResourceTable | undefined {
+    return this.groups.get(group)?.get(resource);
+  }
+
+  /** ensureResource returns the table of a resource type, creating it. */
+  ensureResource(group: string, resource: string): ResourceTable {
+    let byResource = this.groups.get(group);
+    if (byResource === undefined) {
+      byResource = new Map();
+      this.groups.set(group, byResource);
+    }
+    let table = byResource.get(resource);
+    if (table === undefined) {
+      table = new ResourceTable(group, resource);
+      byResource.set(resource, table);
+    }
+    return table;
+  }
+
+  /** cluster returns the table of one resource type in one cluster, if it holds objects. */
+  cluster(ref: ResourceRef): ClusterTable | undefined {
+    return this.resource(ref.group, ref.resource)?.clusters.get(ref.cluster);
+  }
+
+  /** get is the O(1) lookup of one object. */
+  get(key: ObjectKey): KubeObject | undefined {
+    return this.cluster(key)?.get(key.namespace, key.name);
+  }
+
+  /** put stores next in place of prev (undefined for a create) and moves its index entries. */
+  put(table: ClusterTable, next: KubeObject, prev: KubeObject | undefined): void {
+    const indexValues = [...table.indexes.values()].map((index) => index.fn(next));
+    const namespace = next.metadata.namespace ?? '';
+    let names = table.namespaces.get(namespace);
+    if (names === undefined) {
+      names = new Map();
+      table.namespaces.set(namespace, names);
+    }
+    names.set(next.metadata.name ?? '', next);
+    if (prev === undefined) {
+      table.count++;
+      table.resource.count++;
+    }
+    let i = 0;
+    for (const index of table.indexes.values()) index.update(prev, next, indexValues[i++] ?? []);
+  }
+
+  /** remove drops a stored object; empty namespace and cluster maps go too, so churn cannot leak. */
+  remove(table: ClusterTable, prev: KubeObject): void {
+    const namespace = prev.metadata.namespace ?? '';
+    const names = table.namespaces.get(namespace);
+    if (names === undefined || !names.delete(prev.metadata.name ?? '')) return;
+    if (names.size === 0) table.namespaces.delete(namespace);
+    table.count--;
+    table.resource.count--;
+    for (const index of table.indexes.values()) index.update(prev, undefined, []);
+    if (table.count === 0) table.resource.clusters.delete(table.cluster);
+  }
+
+  /** addIndex registers fn under name for a resource type and indexes its existing objects at once. */
+  addIndex(group: string, resource: string, name: string, fn: IndexFunc): void {
+    const table = this.ensureResource(group, resource);
+    table.indexFns.set(name, fn);
+    for (const cluster of table.clusters.values()) {
+      const index = new IndexBuckets(fn);
+      for (const names of cluster.namespaces.values()) {
+        for (const obj of names.values()) index.update(undefined, obj, fn(obj));
+      }
+      cluster.indexes.set(name, index);
+    }
+  }
+
+  /** count is the number of objects in a scope, from the maintained counters and map sizes. */
+  count(scope: Scope): number {
+    const table = this.resource(scope.group, scope.resource);
+    if (table === undefined) return 0;
+    const clusters = scope.cluster === undefined ? [...table.clusters.values()] : [table.clusters.get(scope.cluster)];
+    if (scope.namespace === undefined) {
+      return scope.cluster === undefined ? table.count : (clusters[0]?.count ?? 0);
+    }
+    let total = 0;
+    for (const cluster of clusters) total += cluster?.namespaces.get(scope.namespace)?.size ?? 0;
+    return total;
+  }
+}

@@ -1,0 +1,181 @@
+import { describe, expect, it } from 'vitest';
+import type { KubeObject } from '../../../src/apimachinery/object-meta.js';
+import { CM, cm, keyOf, names, newStore } from './fixtures.js';
+import { labelEquals, nameEquals, nameNot } from './selectors.js';
+
+const ALL = { group: '', resource: 'configmaps' } as const;
+
+async function seeded(): Promise<ReturnType<typeof newStore>> {
+  const store = newStore();
+  await store.create(CM, cm('b', 'ns2', {}, { app: 'web' }));
+  await store.create(CM, cm('a', 'ns2', {}, { app: 'db' }));
+  await store.create(CM, cm('z', 'ns1', {}, { app: 'web' }));
+  await store.create({ ...CM, cluster: 'c0' }, cm('m', 'ns9', {}, { app: 'web' }));
+  await store.create({ ...CM, cluster: 'c2' }, cm('a', 'ns1', {}, { app: 'web' }));
+  return store;
+}
+
+describe('MemoryStore list', () => {
+  const cases: { name: string; scope: Record<string, string>; opts?: object; want: string[] }[] = [
+    { name: 'one cluster sorted by namespace then name', scope: { cluster: 'c1' }, want: ['z', 'a', 'b'] },
+    { name: 'all clusters sorted by cluster, namespace, name', scope: {}, want: ['m', 'z', 'a', 'b', 'a'] },
+    { name: 'one namespace of one cluster', scope: { cluster: 'c1', namespace: 'ns2' }, want: ['a', 'b'] },
+    { name: 'one namespace across clusters', scope: { namespace: 'ns1' }, want: ['z', 'a'] },
+    { name: 'label selector', scope: { cluster: 'c1' }, opts: { labelSelector: labelEquals({ app: 'web' }) }, want: ['z', 'b'] },
+    { name: 'field selector', scope: {}, opts: { fieldSelector: nameEquals('a') }, want: ['a', 'a'] },
+    { name: 'field selector !=', scope: { cluster: 'c1' }, opts: { fieldSelector: nameNot('a') }, want: ['z', 'b'] },
+    { name: 'unknown cluster', scope: { cluster: 'nope' }, want: [] },
+  ];
+  cases.forEach((c, i) => {
+    it(`case ${i + 1}: ${c.name}`, async () => {
+      const store = await seeded();
+      const result = await store.list({ ...ALL, ...c.scope }, c.opts);
+      expect(names(result.items)).toEqual(c.want);
+      expect(result.resourceVersion).toBe('5');
+      expect(result.continue).toBeUndefined();
+    });
+  });
+
+  it('case 9: count uses the scope without listing', async () => {
+    const store = await seeded();
+    expect(await store.count(ALL)).toBe(5);
+    expect(await store.count({ ...ALL, cluster: 'c1' })).toBe(3);
+    expect(await store.count({ ...ALL, cluster: 'c1', namespace: 'ns2' })).toBe(2);
+    expect(await store.count({ ...ALL, namespace: 'ns1' })).toBe(2);
+    expect(await store.count({ group: 'x', resource: 'y' })).toBe(0);
+  });
+
+  it('case 10: an unknown resource lists empty with the store version', async () => {
+    const store = await seeded();
+    expect(await store.list({ group: 'x', resource: 'y' })).toEqual({ items: [], resourceVersion: '5' });
+  });
+});
+
+describe('MemoryStore indexes', () => {
+  const byApp = (o: KubeObject): readonly string[] => (o.metadata.labels?.app ? [o.metadata.labels.app] : []);
+
+  it('case 1: existing objects are indexed at once, per cluster and namespace', async () => {
+    const store = await seeded();
+    store.addIndex('', 'configmaps', 'app', byApp);
+    expect(names((await store.list(ALL, { index: { name: 'app', value: 'web' } })).items)).toEqual(['m', 'z', 'b', 'a']);
+    expect(names((await store.list({ ...ALL, cluster: 'c1' }, { index: { name: 'app', value: 'web' } })).items)).toEqual(['z', 'b']);
+    expect(names((await store.list({ ...ALL, namespace: 'ns1' }, { index: { name: 'app', value: 'web' } })).items)).toEqual(['z', 'a']);
+    expect((await store.list(ALL, { index: { name: 'app', value: 'none' } })).items).toEqual([]);
+  });
+
+  it('case 2: updates move objects between buckets and deletes drop them', async () => {
+    const store = newStore();
+    store.addIndex('', 'configmaps', 'app', byApp);
+    for (const n of ['a', 'b', 'c']) await store.create(CM, cm(n, 'd', {}, { app: 'web' }));
+    await store.update(keyOf(CM, 'b', 'd'), cm('b', 'd', {}, { app: 'db' }));
+    await store.update(keyOf(CM, 'c', 'd'), cm('c', 'd', { data: { v: '2' } }, { app: 'web' }));
+    await store.delete(keyOf(CM, 'a', 'd'));
+    const web = (await store.list(ALL, { index: { name: 'app', value: 'web' } })).items;
+    expect(names(web)).toEqual(['c']);
+    expect(web[0]).toBe(await store.get(keyOf(CM, 'c', 'd')));
+    expect(names((await store.list(ALL, { index: { name: 'app', value: 'db' } })).items)).toEqual(['b']);
+  });
+
+  it('case 3: index combines with selectors', async () => {
+    const store = await seeded();
+    store.addIndex('', 'configmaps', 'app', byApp);
+    const items = (await store.list(ALL, { index: { name: 'app', value: 'web' }, fieldSelector: nameEquals('a') })).items;
+    expect(names(items)).toEqual(['a']);
+  });
+
+  it('case 4: an unknown index is a BadRequest', async () => {
+    const store = await seeded();
+    await expect(store.list(ALL, { index: { name: 'x', value: 'y' } })).rejects.toMatchObject({ code: 'BadRequest', message: 'index "x" is not registered' });
+  });
+
+  it('case 5: the index never calls the selector on objects outside its bucket', async () => {
+    const store = newStore();
+    store.addIndex('', 'configmaps', 'app', byApp);
+    for (let i = 0; i < 50; i++) await store.create(CM, cm(`o${i}`, 'd', {}, { app: i < 3 ? 'rare' : 'common' }));
+    let calls = 0;
+    const counting = { ...labelEquals({}), empty: false, matches: () => (calls++, true) };
+    await store.list(ALL, { index: { name: 'app', value: 'rare' }, labelSelector: counting });
+    expect(calls).toBe(3);
+  });
+});
+
+describe('MemoryStore paging', () => {
+  async function many(n: number, opts = {}): Promise<ReturnType<typeof newStore>> {
+    const store = newStore(opts);
+    for (let i = 0; i < n; i++) await store.create(CM, cm(`o${String(i).padStart(3, '0')}`));
+    return store;
+  }
+
+  it('case 1: pages are complete, report remainingItemCount and end without a token', async () => {
+    const store = await many(10);
+    const first = await store.list(ALL, { limit: 4 });
+    expect(names(first.items)).toEqual(['o000', 'o001', 'o002', 'o003']);
+    expect(first.remainingItemCount).toBe(6);
+    expect(first.continue).toMatch(/^[A-Za-z0-9_-]+$/);
+    const second = await store.list(ALL, { limit: 4, continue: first.continue });
+    expect(second.remainingItemCount).toBe(2);
+    const last = await store.list(ALL, { limit: 4, continue: second.continue });
+    expect(names(last.items)).toEqual(['o008', 'o009']);
+    expect(last.continue).toBeUndefined();
+    expect(last.remainingItemCount).toBeUndefined();
+  });
+
+  it('case 2: pages follow the first snapshot while the store changes', async () => {
+    const store = await many(20);
+    const seen: string[] = [];
+    let page = await store.list(ALL, { limit: 3 });
+    const rv = page.resourceVersion;
+    let writes = 0;
+    for (;;) {
+      seen.push(...names(page.items));
+      expect(page.resourceVersion).toBe(rv);
+      if (page.continue === undefined) break;
+      // Concurrent writes: delete an unseen object, create a new one sorting first, update another.
+      await store.delete(keyOf(CM, `o${String(19 - writes).padStart(3, '0')}`));
+      await store.create(CM, cm(`a${writes}`));
+      await store.update(keyOf(CM, `o${String(writes).padStart(3, '0')}`), cm(`o${String(writes).padStart(3, '0')}`, 'default', { data: { v: 'x' } }));
+      writes++;
+      page = await store.list(ALL, { limit: 3, continue: page.continue });
+    }
+    expect(seen).toEqual(Array.from({ length: 20 }, (_, i) => `o${String(i).padStart(3, '0')}`));
+    expect(new Set(seen).size).toBe(seen.length);
+  });
+
+  it('case 3: a garbled token is a BadRequest', async () => {
+    const store = await many(5);
+    for (const token of ['%%%', 'bm90IGpzb24', Buffer.from('{"s":"x","o":1}').toString('base64url')]) {
+      await expect(store.list(ALL, { limit: 2, continue: token })).rejects.toMatchObject({ code: 'BadRequest', message: expect.stringMatching(/^continue key is not valid: /) });
+    }
+  });
+
+  it('case 4: a token of different list options is a BadRequest', async () => {
+    const store = await many(5);
+    const first = await store.list(ALL, { limit: 2 });
+    await expect(store.list({ ...ALL, namespace: 'other' }, { limit: 2, continue: first.continue })).rejects.toMatchObject({ code: 'BadRequest' });
+  });
+
+  const expiredMessage = 'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter.';
+
+  it('case 5: a token past its TTL is Expired', async () => {
+    let now = Date.parse('2026-01-01T00:00:00Z');
+    const store = await many(5, { now: () => new Date(now), continueTtlMs: 1000 });
+    const first = await store.list(ALL, { limit: 2 });
+    now += 1001;
+    await expect(store.list(ALL, { limit: 2, continue: first.continue })).rejects.toMatchObject({ code: 'Expired', message: expiredMessage });
+  });
+
+  it('case 6: the oldest snapshot is evicted beyond maxSnapshots', async () => {
+    const store = await many(5, { maxSnapshots: 2 });
+    const tokens: (string | undefined)[] = [];
+    for (let i = 0; i < 3; i++) tokens.push((await store.list(ALL, { limit: 2 })).continue);
+    await expect(store.list(ALL, { limit: 2, continue: tokens[0] })).rejects.toMatchObject({ code: 'Expired' });
+    expect((await store.list(ALL, { limit: 2, continue: tokens[2] })).items).toHaveLength(2);
+  });
+
+  it('case 7: a limit not below the match count returns everything without a token', async () => {
+    const store = await many(3);
+    const result = await store.list(ALL, { limit: 3 });
+    expect(result.items).toHaveLength(3);
+    expect(result.continue).toBeUndefined();
+  });
+});
