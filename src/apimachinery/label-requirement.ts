@@ -8,6 +8,11 @@ import type { Requirement, SelectorOperator } from './selector.js';
 
 /** newRequirement validates a key, operator and values and returns the Requirement (values sorted). */
 export function newRequirement(key: string, operator: SelectorOperator, values: readonly string[]): Requirement {
+  // Selectors in objects come from decoded JSON, so the declared string types are not guaranteed.
+  if (typeof key !== 'string') throw invalid('label selector keys must be strings');
+  if (!Array.isArray(values) || values.some((value) => typeof value !== 'string')) {
+    throw invalid(`key ${JSON.stringify(key)}: label selector values must be strings`);
+  }
   const keyErrors = isQualifiedName(key);
   if (keyErrors.length > 0) throw invalid(`invalid label key ${JSON.stringify(key)}: ${keyErrors.join('; ')}`);
   const countError = valueCountError(operator, values.length);

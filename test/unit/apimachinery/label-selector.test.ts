@@ -193,6 +193,8 @@ describe('labelSelectorFromObject', () => {
     { name: 'invalid matchLabels key', selector: { matchLabels: { 'a b': 'x' } }, want: 'invalid label key "a b"' },
     { name: 'invalid matchLabels value', selector: { matchLabels: { a: 'x y' } }, want: 'invalid label value "x y"' },
     { name: 'invalid expression value', selector: { matchExpressions: [{ key: 'a', operator: 'In', values: ['-x'] }] }, want: 'invalid label value "-x"' },
+    { name: 'non-string value from JSON', selector: JSON.parse('{"matchLabels":{"a":1}}') as LabelSelectorObject, want: 'values must be strings' },
+    { name: 'values not an array', selector: JSON.parse('{"matchExpressions":[{"key":"a","operator":"In","values":"x"}]}') as LabelSelectorObject, want: 'values must be strings' },
   ]);
 
   it.each(errors)('case $n: $name is Invalid', ({ selector, want }) => {

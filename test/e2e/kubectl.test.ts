@@ -1,0 +1,147 @@
+// kubectl, unmodified, against the embedded source: the acceptance flow of the foundation issue.
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp } from '../helpers/test-app.js';
+import type { TestApp } from '../helpers/test-app.js';
+import { eventually } from '../helpers/kube-http.js';
+import { kubectlFor } from '../helpers/kubectl.js';
+import type { Kubectl } from '../helpers/kubectl.js';
+
+const CRD_YAML = `
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: instances.machines.svm.io
+spec:
+  group: machines.svm.io
+  scope: Cluster
+  names: {plural: instances, singular: instance, kind: Instance, listKind: InstanceList}
+  versions:
+  - name: v1alpha1
+    served: true
+    storage: true
+    schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}
+    subresources: {status: {}}
+`;
+
+function instance(name: string, labels: Record<string, string>, size: string): string {
+  return `---
+apiVersion: machines.svm.io/v1alpha1
+kind: Instance
+metadata: {name: ${name}, labels: ${JSON.stringify(labels)}}
+spec: {size: ${size}}
+`;
+}
+
+const INSTANCES = [
+  instance('web-server-1', { env: 'prod', tier: 'web' }, 'large'),
+  instance('web-server-2', { env: 'staging', tier: 'web' }, 'large'),
+  instance('db-1', { env: 'prod', tier: 'db' }, 'small'),
+].join('');
+
+/** names reads the NAME column of kubectl's table output. */
+function names(table: string): string[] {
+  return table.trim().split('\n').slice(1).map((line) => line.split(/\s+/)[0] ?? '').sort();
+}
+
+describe('kubectl against the embedded source', () => {
+  let app: TestApp;
+  let kubectl: Kubectl;
+
+  beforeAll(async () => {
+    app = await startTestApp();
+    kubectl = kubectlFor(app.clusterUrl('root'));
+    expect(await kubectl.ok(['apply', '-f', '-'], CRD_YAML)).toContain('customresourcedefinition.apiextensions.k8s.io/instances.machines.svm.io created');
+    expect(await kubectl.ok(['apply', '-f', '-'], INSTANCES)).toContain('instance.machines.svm.io/db-1 created');
+  });
+  afterAll(async () => app?.stop());
+
+  it('case 1: plain table output lists the applied objects with NAME and AGE', async () => {
+    const out = await kubectl.ok(['get', 'instances']);
+    expect(out.split('\n')[0]).toMatch(/^NAME\s+AGE$/);
+    expect(names(out)).toEqual(['db-1', 'web-server-1', 'web-server-2']);
+  });
+
+  it.each([
+    ['case 2: equality', 'env=prod', ['db-1', 'web-server-1']],
+    ['case 3: double equals', 'tier==web', ['web-server-1', 'web-server-2']],
+    ['case 4: inequality', 'env!=prod', ['web-server-2']],
+    ['case 5: in', 'env in (staging,dev)', ['web-server-2']],
+    ['case 6: notin and AND', 'env notin (staging),tier=web', ['web-server-1']],
+    ['case 7: exists', 'tier', ['db-1', 'web-server-1', 'web-server-2']],
+    ['case 8: does not exist', '!tier', []],
+  ])('%s label selector', async (_name, selector, expected) => {
+    const result = await kubectl.run(['get', 'instances', '-l', selector]);
+    expect(result.code).toBe(0);
+    expect(expected.length === 0 ? result.stderr : '').toContain(expected.length === 0 ? 'No resources found' : '');
+    if (expected.length > 0) expect(names(result.stdout)).toEqual(expected);
+  });
+
+  it('case 9: -o yaml shows the object with server-set metadata and the cluster annotation', async () => {
+    const out = await kubectl.ok(['get', 'instance', 'web-server-1', '-o', 'yaml']);
+    expect(out).toContain('apiVersion: machines.svm.io/v1alpha1');
+    expect(out).toContain('kind: Instance');
+    expect(out).toMatch(/uid: [0-9a-f-]{36}/);
+    expect(out).toMatch(/resourceVersion: "\d+"/);
+    expect(out).toContain('kcp.io/cluster: root');
+    expect(out).toContain('size: large');
+  });
+
+  it('case 10: re-applying unchanged objects reports unchanged; a changed one is configured', async () => {
+    expect(await kubectl.ok(['apply', '-f', '-'], INSTANCES)).toContain('instance.machines.svm.io/db-1 unchanged');
+    const changed = INSTANCES.replace('small', 'medium');
+    const out = await kubectl.ok(['apply', '-f', '-'], changed);
+    expect(out).toContain('instance.machines.svm.io/db-1 configured');
+    expect(await kubectl.ok(['get', 'instance', 'db-1', '-o', 'jsonpath={.spec.size}'])).toBe('medium');
+  });
+
+  it('case 11: patch --type merge and --type json change the object', async () => {
+    await kubectl.ok(['patch', 'instance', 'web-server-2', '--type', 'merge', '-p', '{"spec":{"size":"tiny"},"metadata":{"labels":{"patched":"yes"}}}']);
+    expect(await kubectl.ok(['get', 'instance', 'web-server-2', '-o', 'jsonpath={.spec.size}/{.metadata.labels.patched}'])).toBe('tiny/yes');
+    await kubectl.ok(['patch', 'instance', 'web-server-2', '--type', 'json', '-p', '[{"op":"replace","path":"/spec/size","value":"huge"},{"op":"remove","path":"/metadata/labels/patched"}]']);
+    expect(await kubectl.ok(['get', 'instance', 'web-server-2', '-o', 'jsonpath={.spec.size}/{.metadata.labels.patched}'])).toBe('huge/');
+  });
+
+  it('case 12: get -w --output-watch-events shows ADDED, MODIFIED and DELETED', async () => {
+    const watcher = kubectl.spawn(['get', 'instances', '-w', '--output-watch-events']);
+    let out = '';
+    watcher.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    try {
+      await eventually(() => expect(out).toMatch(/ADDED\s+web-server-1/), 10_000);
+      await kubectl.ok(['apply', '-f', '-'], instance('watched-1', { env: 'dev' }, 'small'));
+      await kubectl.ok(['patch', 'instance', 'watched-1', '--type', 'merge', '-p', '{"spec":{"size":"big"}}']);
+      await kubectl.ok(['delete', 'instance', 'watched-1']);
+      await eventually(() => {
+        expect(out).toMatch(/ADDED\s+watched-1/);
+        expect(out).toMatch(/MODIFIED\s+watched-1/);
+        expect(out).toMatch(/DELETED\s+watched-1/);
+      }, 10_000);
+    } finally {
+      watcher.kill();
+    }
+  });
+
+  it('case 13: delete removes the object and a later get is NotFound', async () => {
+    await kubectl.ok(['apply', '-f', '-'], instance('doomed', {}, 'small'));
+    expect(await kubectl.ok(['delete', 'instance', 'doomed'])).toContain('instance.machines.svm.io "doomed" deleted');
+    const result = await kubectl.run(['get', 'instance', 'doomed']);
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain('Error from server (NotFound): instances.machines.svm.io "doomed" not found');
+  });
+
+  it('case 14: create namespace and create configmap -n in it', async () => {
+    expect(await kubectl.ok(['create', 'namespace', 'team-a'])).toContain('namespace/team-a created');
+    expect(await kubectl.ok(['create', 'configmap', 'settings', '-n', 'team-a', '--from-literal=mode=fast', '--from-literal=level=3'])).toContain('configmap/settings created');
+    const out = await kubectl.ok(['get', 'configmaps', '-n', 'team-a']);
+    expect(out.split('\n')[0]).toMatch(/^NAME\s+DATA\s+AGE$/);
+    expect(out).toMatch(/settings\s+2\s+/);
+    expect(await kubectl.ok(['get', 'configmap', 'settings', '-n', 'team-a', '-o', 'jsonpath={.data.mode}'])).toBe('fast');
+    expect(await kubectl.ok(['get', 'namespaces'])).toMatch(/team-a\s+Active/);
+  });
+
+  it('case 15: a configmap in a missing namespace is refused with NotFound', async () => {
+    const result = await kubectl.run(['create', 'configmap', 'x', '-n', 'nowhere', '--from-literal=a=b']);
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain('namespaces "nowhere" not found');
+  });
+});

@@ -1,0 +1,87 @@
+// Small fetch wrappers for talking to the kube-compatible API in tests.
+
+/** JsonResponse is a response with its parsed JSON body. */
+export interface JsonResponse {
+  readonly status: number;
+  readonly headers: Headers;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read arbitrary JSON
+  readonly body: any;
+}
+
+/** request sends a JSON request (or a raw string body) and parses the JSON answer. */
+export async function request(
+  method: string, url: string, body?: unknown, contentType = 'application/json',
+): Promise<JsonResponse> {
+  const init: RequestInit = { method, headers: {} };
+  if (body !== undefined) {
+    init.body = typeof body === 'string' ? body : JSON.stringify(body);
+    (init.headers as Record<string, string>)['content-type'] = contentType;
+  }
+  const res = await fetch(url, init);
+  const text = await res.text();
+  let parsed: unknown = text;
+  try {
+    parsed = text === '' ? undefined : JSON.parse(text);
+  } catch {
+    // not JSON: keep the text for the assertion message
+  }
+  return { status: res.status, headers: res.headers, body: parsed };
+}
+
+/** eventually polls an assertion until it passes or the time runs out. */
+export async function eventually<T>(check: () => T | Promise<T>, timeoutMs = 5000, intervalMs = 25): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await check();
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+      await new Promise((resolve) => setTimeout(resolve, intervalMs));
+    }
+  }
+}
+
+/** crd builds a schemaless CustomResourceDefinition. */
+export function crd(opts: { group: string; plural: string; kind: string; scope?: 'Cluster' | 'Namespaced'; versions?: string[] }): Record<string, unknown> {
+  const versions = opts.versions ?? ['v1alpha1'];
+  return {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: `${opts.plural}.${opts.group}` },
+    spec: {
+      group: opts.group,
+      scope: opts.scope ?? 'Cluster',
+      names: { plural: opts.plural, singular: opts.kind.toLowerCase(), kind: opts.kind, listKind: `${opts.kind}List` },
+      versions: versions.map((name, i) => ({
+        name, served: true, storage: i === 0,
+        schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+        subresources: { status: {} },
+      })),
+    },
+  };
+}
+
+/** readWatchLines reads NDJSON watch events from a streaming response until `count` arrive or time runs out. */
+export async function readWatchLines(res: Response, count: number, timeoutMs = 5000): Promise<Array<{ type: string; object: Record<string, unknown> }>> {
+  const events: Array<{ type: string; object: Record<string, unknown> }> = [];
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  const timer = setTimeout(() => void reader.cancel(), timeoutMs);
+  try {
+    while (events.length < count) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      buffer += decoder.decode(value, { stream: true });
+      let newline: number;
+      while ((newline = buffer.indexOf('\n')) >= 0) {
+        events.push(JSON.parse(buffer.slice(0, newline)));
+        buffer = buffer.slice(newline + 1);
+      }
+    }
+  } finally {
+    clearTimeout(timer);
+    await reader.cancel().catch(() => undefined);
+  }
+  return events;
+}

@@ -1,0 +1,129 @@
+// The embedded API's answers to bad or conflicting requests, over real HTTP: each is a
+// Kubernetes Status with the HTTP code of its reason.
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { crd, request } from '../helpers/kube-http.js';
+import { startTestApp } from '../helpers/test-app.js';
+import type { TestApp } from '../helpers/test-app.js';
+
+describe('kube API errors', () => {
+  let app: TestApp;
+  let cm: string;
+  let widgets: string;
+
+  beforeAll(async () => {
+    app = await startTestApp();
+    cm = `${app.clusterUrl()}/api/v1/namespaces/default/configmaps`;
+    widgets = `${app.clusterUrl()}/apis/example.com/v1/widgets`;
+    expect((await request('POST', `${app.clusterUrl()}/apis/apiextensions.k8s.io/v1/customresourcedefinitions`, crd({ group: 'example.com', plural: 'widgets', kind: 'Widget', versions: ['v1'] }))).status).toBe(201);
+    expect((await request('POST', widgets, { metadata: { name: 'w1' }, spec: { a: 1 } })).status).toBe(201);
+  });
+  afterAll(async () => app?.stop());
+
+  it('case 1: PUT with a stale resourceVersion is 409 Conflict', async () => {
+    const created = await request('POST', cm, { metadata: { name: 'stale' }, data: { a: '1' } });
+    const first = await request('PUT', `${cm}/stale`, { ...created.body, data: { a: '2' } });
+    expect(first.status).toBe(200);
+    const second = await request('PUT', `${cm}/stale`, { ...created.body, data: { a: '3' } });
+    expect(second.status).toBe(409);
+    expect(second.body).toMatchObject({ kind: 'Status', status: 'Failure', reason: 'Conflict', code: 409 });
+    expect(second.body.message).toContain('the object has been modified');
+  });
+
+  it('case 2: an invalid name is 422 Invalid with a cause naming metadata.name', async () => {
+    const res = await request('POST', cm, { metadata: { name: 'Bad_Name' } });
+    expect(res.status).toBe(422);
+    expect(res.body).toMatchObject({ kind: 'Status', reason: 'Invalid', code: 422, details: { name: 'Bad_Name', kind: 'ConfigMap' } });
+    expect(res.body.details.causes).toEqual(expect.arrayContaining([expect.objectContaining({ field: 'metadata.name' })]));
+  });
+
+  it('case 3: an invalid label value is 422 with a cause naming metadata.labels', async () => {
+    const res = await request('POST', cm, { metadata: { name: 'ok', labels: { app: 'not valid!' } } });
+    expect(res.status).toBe(422);
+    expect(JSON.stringify(res.body.details.causes)).toContain('metadata.labels');
+  });
+
+  it.each([
+    ['case 4: unbalanced set', 'env in (a'],
+    ['case 5: missing key', '=value'],
+    ['case 6: bad operator', 'env>>3'],
+  ])('%s: a bad label selector is 400 BadRequest', async (_name, selector) => {
+    const res = await request('GET', `${cm}?labelSelector=${encodeURIComponent(selector)}`);
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ kind: 'Status', reason: 'BadRequest', code: 400 });
+  });
+
+  it('case 7: an unsupported field selector is 400', async () => {
+    const res = await request('GET', `${cm}?fieldSelector=spec.size%3Dbig`);
+    expect(res.status).toBe(400);
+    expect(res.body.message).toContain('field label not supported');
+  });
+
+  it('case 8: a body that is not JSON is 400', async () => {
+    const res = await request('POST', cm, '{"metadata": {', 'application/json');
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ kind: 'Status', reason: 'BadRequest' });
+  });
+
+  it('case 9: a strategic-merge patch on a custom resource is 415', async () => {
+    const res = await request('PATCH', `${widgets}/w1`, { spec: { a: 2 } }, 'application/strategic-merge-patch+json');
+    expect(res.status).toBe(415);
+    expect(res.body).toMatchObject({ kind: 'Status', reason: 'UnsupportedMediaType', code: 415 });
+  });
+
+  it('case 10: a missing object is 404 NotFound naming it', async () => {
+    const res = await request('GET', `${widgets}/nope`);
+    expect(res.status).toBe(404);
+    expect(res.body).toMatchObject({ reason: 'NotFound', code: 404, message: 'widgets.example.com "nope" not found', details: { name: 'nope' } });
+  });
+
+  it('case 11: an unknown resource path is 404', async () => {
+    const res = await request('GET', `${app.clusterUrl()}/apis/example.com/v1/gadgets`);
+    expect(res.status).toBe(404);
+    expect(res.body).toMatchObject({ kind: 'Status', reason: 'NotFound' });
+  });
+
+  it('case 12: creating an existing object is 409 AlreadyExists', async () => {
+    const res = await request('POST', widgets, { metadata: { name: 'w1' } });
+    expect(res.status).toBe(409);
+    expect(res.body).toMatchObject({ reason: 'AlreadyExists' });
+  });
+
+  it('case 13: a body kind that does not match the URL is 400', async () => {
+    const res = await request('POST', widgets, { apiVersion: 'example.com/v1', kind: 'Gadget', metadata: { name: 'g' } });
+    expect(res.status).toBe(400);
+  });
+
+  it('case 14: a write to the wildcard cluster is refused', async () => {
+    const res = await request('POST', `${app.url}/clusters/*/apis/example.com/v1/widgets`, { metadata: { name: 'x' } });
+    expect(res.status).toBe(405);
+    expect(res.body).toMatchObject({ kind: 'Status', reason: 'MethodNotAllowed' });
+  });
+
+  it('case 15: an invalid boolean query value is 400', async () => {
+    const res = await request('GET', `${cm}?watch=maybe`);
+    expect(res.status).toBe(400);
+  });
+
+  it('case 16: a JSON patch whose test fails is 422 and changes nothing', async () => {
+    const res = await request('PATCH', `${widgets}/w1`, [{ op: 'test', path: '/spec/a', value: 99 }, { op: 'replace', path: '/spec/a', value: 5 }], 'application/json-patch+json');
+    expect(res.status).toBe(422);
+    expect((await request('GET', `${widgets}/w1`)).body.spec.a).toBe(1);
+  });
+
+  it('case 17: an unsupported content type is 415', async () => {
+    const res = await request('POST', widgets, 'name: x', 'text/plain');
+    expect(res.status).toBe(415);
+    expect(res.body).toMatchObject({ kind: 'Status', reason: 'UnsupportedMediaType' });
+  });
+
+  it('case 18: deleting the default namespace is forbidden', async () => {
+    const res = await request('DELETE', `${app.clusterUrl()}/api/v1/namespaces/default`);
+    expect(res.status).toBe(403);
+  });
+
+  it('case 19: an invalid logical cluster name is 400', async () => {
+    const res = await request('GET', `${app.url}/clusters/Not_Valid/api/v1/configmaps`);
+    expect(res.status).toBe(400);
+  });
+});
