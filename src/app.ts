@@ -2,7 +2,7 @@
 // complete, independent instance (its own store, registry and logger), so tests can run
 // several in one process; start() and stop() bring it up and down in order.
 
-import Fastify from 'fastify';
+import Fastify, { LogController } from 'fastify';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import pino from 'pino';
@@ -38,10 +38,11 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
   const loggerInstance: FastifyBaseLogger = logger;
   const fastify = Fastify({
     loggerInstance,
-    disableRequestLogging: true,
+    // One line per request is logged by the onResponse hook below, instead of fastify's two.
+    logController: new LogController({ disableRequestLogging: true }),
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
-    maxParamLength: 512,
+    routerOptions: { maxParamLength: 512 },
     forceCloseConnections: 'idle',
   });
   const metrics = createMetrics();

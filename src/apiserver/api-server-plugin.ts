@@ -5,6 +5,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, toAppError } from '../errors.js';
 import { statusOf } from '../apimachinery/status.js';
+import { decodeKubeProtobuf } from '../apimachinery/protobuf/decode-kube-protobuf.js';
 import type { ResourceStore } from '../store/store.js';
 import type { ApiContext } from './api-context.js';
 import { apiGroup, apiGroupList, apiResourceList, apiVersions } from './discovery.js';
@@ -34,6 +35,8 @@ export interface ApiServerOptions {
   /** bodyLimit is the largest accepted request body in bytes. */
   readonly bodyLimit: number;
 }
+
+const PROTOBUF_MEDIA_TYPE = 'application/vnd.kubernetes.protobuf';
 
 const JSON_MEDIA_TYPES = [
   'application/json',
@@ -130,6 +133,14 @@ function registerBodyParsers(app: FastifyInstance): void {
       done(null, JSON.parse(text));
     } catch (err) {
       done(new AppError('BadRequest', `error decoding request body: ${(err as Error).message}`), undefined);
+    }
+  });
+  // kubectl's generator commands (create namespace/configmap/secret) send built-in types as protobuf.
+  app.addContentTypeParser(PROTOBUF_MEDIA_TYPE, { parseAs: 'buffer' }, (_req, body, done) => {
+    try {
+      done(null, decodeKubeProtobuf(body as Buffer));
+    } catch (err) {
+      done(err as Error, undefined);
     }
   });
 }

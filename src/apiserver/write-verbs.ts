@@ -29,13 +29,15 @@ export async function createObject(ctx: ApiContext, target: RequestTarget, req: 
   fillTypeMeta(obj, target.info);
   fillNamespace(obj, target);
   validateMeta(obj, target.info);
+  // Status is the server's to set: clients cannot create it, but admission may (namespaces, CRDs).
+  if (target.info.statusSubresource) delete obj['status'];
   if (!hookCtx.dryRun) await ctx.hooks.prepareCluster?.(hookCtx.cluster, ctx.store);
   await requireNamespace(ctx, target);
   await ctx.hooks.admit?.(hookCtx, obj, undefined);
   const created = await ctx.store.create(
     { cluster: hookCtx.cluster, group: target.info.group, resource: target.info.resource },
     obj as KubeObject,
-    { dryRun: hookCtx.dryRun, statusSubresource: target.info.statusSubresource },
+    { dryRun: hookCtx.dryRun },
   );
   if (!hookCtx.dryRun) await ctx.hooks.afterWrite?.(hookCtx, created);
   await sendJson(reply, 201, jsonOf(ctx, present(created, target.info)));

@@ -71,7 +71,7 @@ export class MemoryStore implements S.ResourceStore {
     const meta: ObjectMeta = obj.metadata ?? {};
     const namespace = meta.namespace ?? '';
     const name = this.pickName(ref, namespace, meta);
-    const stamp = { name, namespace, uid: randomUUID(), resourceVersion: String(this.rv + 1), creationTimestamp: this.timestamp() };
+    const stamp = { name, namespace, uid: rules.flatString(randomUUID()), resourceVersion: String(this.rv + 1), creationTimestamp: this.timestamp() };
     const created = deepFreeze(rules.createdObject(obj, stamp, opts.statusSubresource === true));
     if (opts.dryRun !== true) {
       this.commit(this.table.ensureResource(ref.group, ref.resource).ensureCluster(ref.cluster), 'ADDED', created, undefined);
@@ -197,7 +197,7 @@ export class MemoryStore implements S.ResourceStore {
     if (meta.generateName === undefined || meta.generateName === '') throw nameRequired(ref.group, ref.resource);
     let name = '';
     for (let attempt = 0; attempt < GENERATE_NAME_ATTEMPTS; attempt++) {
-      name = meta.generateName + this.randomSuffix();
+      name = rules.flatString(meta.generateName + this.randomSuffix());
       if (!taken(name)) return name;
     }
     throw alreadyExists(ref.group, ref.resource, name);

@@ -31,7 +31,16 @@ export interface CreateStamp {
 
 /** rfc3339Seconds formats a time as Kubernetes does: `2026-11-29T14:52:30Z`. */
 export function rfc3339Seconds(date: Date): string {
-  return `${date.toISOString().slice(0, 19)}Z`;
+  return flatString(`${date.toISOString().slice(0, 19)}Z`);
+}
+
+/**
+ * flatString copies s into one contiguous string. Concatenations (template literals, and
+ * crypto.randomUUID, which joins ~20 pieces) yield rope strings that cost ~25 bytes per piece for
+ * as long as they live — 480 bytes for a uid — and stored objects live long.
+ */
+export function flatString(s: string): string {
+  return Buffer.from(s, 'utf8').toString('utf8');
 }
 
 /** createdObject builds a new object: system metadata from stamp, the rest from the client. */

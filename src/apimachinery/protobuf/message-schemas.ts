@@ -30,11 +30,9 @@ export const TYPE_META_SCHEMA: MessageSchema = {
   2: { name: 'kind', type: 'string' },
 };
 
-/**
- * UNKNOWN_FIELDS numbers the fields of runtime.Unknown, the envelope after the `k8s\0` magic
- * bytes. It is read by hand rather than through a schema because raw must stay bytes to be
- * decoded a second time, with the schema its TypeMeta selects.
- */
+// runtime.Unknown is read by hand rather than through a schema because raw must stay bytes, to
+// be decoded a second time with the schema its TypeMeta selects.
+/** UNKNOWN_FIELDS numbers the fields of runtime.Unknown, the envelope after the `k8s\0` magic bytes. */
 export const UNKNOWN_FIELDS = Object.freeze({ typeMeta: 1, raw: 2, contentEncoding: 3, contentType: 4 } as const);
 
 /** TIMESTAMP_SCHEMA is the wire form of meta/v1 Time; both fields count even when zero. */

@@ -1,0 +1,77 @@
+// Starting cachegate as a real process, the way a user does (`npm start -- ...`).
+
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+
+/** freePort asks the OS for a loopback port that is free right now. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+/** Started is a spawned process with its collected output and exit. */
+export interface Started {
+  readonly child: ChildProcess;
+  output(): { stdout: string; stderr: string };
+  /** exited resolves with the exit code (or the signal name). */
+  readonly exited: Promise<number | string>;
+  /** killAll ends the whole process group at once (test clean-up). */
+  killAll(): void;
+  /** serverPid is the pid of the node process serving (from its log line), which gets the signals in production. */
+  serverPid(): number;
+}
+
+/** startProcess runs `npm start -- <args>` in the project root. */
+export function startProcess(args: readonly string[], env: Record<string, string> = {}): Started {
+  const child = spawn('npm', ['start', '--silent', '--', ...args], {
+    cwd: new URL('../..', import.meta.url).pathname,
+    env: { ...process.env, LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    // Its own process group, so kill() can reach npm, the shell and the server together.
+    detached: true,
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<number | string>((resolve) => child.on('exit', (code, signal) => resolve(code ?? signal ?? -1)));
+  return {
+    child,
+    output: () => ({ stdout, stderr }),
+    exited,
+    killAll: () => {
+      try {
+        process.kill(-(child.pid ?? 0), 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    },
+    serverPid: () => {
+      for (const line of stdout.split('\n')) {
+        if (line.includes('"cachegate is serving"')) return (JSON.parse(line) as { pid: number }).pid;
+      }
+      throw new Error('the server has not logged that it is serving');
+    },
+  };
+}
+
+/** waitReady polls /readyz until it answers 200. */
+export async function waitReady(base: string, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      if ((await fetch(`${base}/readyz`)).status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`${base} did not become ready`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
