@@ -4,6 +4,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { eventually } from '../helpers/kube-http.js';
 import { freePort, startProcess, waitReady } from '../helpers/process.js';
 
 function configFile(name: string, text: string): string {
@@ -35,7 +36,8 @@ describe('the cachegate process', () => {
     await waitReady(base);
     const watch = await fetch(`${base}/clusters/root/api/v1/namespaces?watch=true`);
     const body = watch.text();
-    process.kill(proc.serverPid(), 'SIGTERM');
+    // The log line can reach the pipe a moment after /readyz answers.
+    process.kill(await eventually(() => proc.serverPid()), 'SIGTERM');
     expect(await proc.exited).toBe(0);
     expect(await body).toContain('"ADDED"');
     const lines = proc.output().stdout.trim().split('\n').map((line) => JSON.parse(line) as { msg: string });
@@ -64,10 +66,12 @@ describe('the cachegate process', () => {
       expect(res.headers.get('x-request-id')).toBe('req-123');
       const generated = await fetch(`${base}/livez`);
       expect(generated.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      const lines = proc.output().stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
-      const mine = lines.filter((l) => l['reqId'] === 'req-123');
-      expect(mine).toHaveLength(1);
+      const mine = await eventually(() => {
+        const lines = proc.output().stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+        const found = lines.filter((l) => l['reqId'] === 'req-123');
+        expect(found).toHaveLength(1);
+        return found;
+      });
       expect(mine[0]).toMatchObject({ msg: 'request', method: 'GET', statusCode: 200 });
       expect(proc.output().stdout).not.toContain('secret-token');
     } finally {
