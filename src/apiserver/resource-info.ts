@@ -1,8 +1,7 @@
 // What the API server knows about one served resource: its names, scope and subresources.
 // Discovery documents, path resolution and write rules are all derived from this record.
 
-/** NameRule is how object names of a resource are validated. */
-export type NameRule = 'subdomain' | 'label' | 'path-segment';
+import type { NameRule } from '../apimachinery/validation.js';
 
 /** ResourceInfo describes one resource at one version, as discovery reports it. */
 export interface ResourceInfo {

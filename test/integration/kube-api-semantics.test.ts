@@ -194,4 +194,18 @@ describe('kube API semantics', () => {
     expect(lines.length).toBeGreaterThan(0);
     for (const line of lines) expect(JSON.parse(line).type).toBe('ADDED');
   });
+
+  it('case 17: deletecollection with a label selector deletes only the matching objects', async () => {
+    await request('POST', `${app.clusterUrl()}/api/v1/namespaces`, { metadata: { name: 'sweep' } });
+    const base = `${app.clusterUrl()}/api/v1/namespaces/sweep/configmaps`;
+    for (const [name, tier] of [['a', 'cache'], ['b', 'cache'], ['c', 'db']]) {
+      await request('POST', base, { metadata: { name, labels: { tier: tier ?? '' } } });
+    }
+    const res = await request('DELETE', `${base}?labelSelector=tier%3Dcache`);
+    expect(res.status).toBe(200);
+    expect(res.body.kind).toBe('ConfigMapList');
+    expect(res.body.items.map((i: { metadata: { name: string } }) => i.metadata.name)).toEqual(['a', 'b']);
+    const left = await request('GET', base);
+    expect(left.body.items.map((i: { metadata: { name: string } }) => i.metadata.name)).toEqual(['c']);
+  });
 });

@@ -1,17 +1,7 @@
 import { describe, it, expect } from 'vitest';
-import { AppError } from '../../../src/errors.js';
 import { parseFieldSelector } from '../../../src/apimachinery/field-selector.js';
 import { numbered } from './numbered.js';
-
-function thrown(fn: () => unknown): AppError {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof AppError) return err;
-    throw err;
-  }
-  throw new Error('expected an AppError');
-}
+import { thrown } from '../../helpers/thrown.js';
 
 describe('parseFieldSelector matching', () => {
   const cases = numbered<{ name: string; text: string; meta: { name?: string; namespace?: string }; want: boolean }>([

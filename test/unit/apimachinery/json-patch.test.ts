@@ -3,16 +3,7 @@ import { AppError } from '../../../src/errors.js';
 import { applyJsonPatch } from '../../../src/apimachinery/json-patch.js';
 import { deepFreeze } from '../../../src/apimachinery/object-meta.js';
 import { numbered } from './numbered.js';
-
-function thrown(fn: () => unknown): AppError {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof AppError) return err;
-    throw err;
-  }
-  throw new Error('expected an AppError');
-}
+import { thrown } from '../../helpers/thrown.js';
 
 describe('applyJsonPatch RFC 6902 appendix A', () => {
   const cases = numbered([

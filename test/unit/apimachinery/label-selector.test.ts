@@ -1,19 +1,9 @@
 import { describe, it, expect } from 'vitest';
-import { AppError } from '../../../src/errors.js';
 import { labelSelectorFromObject, parseLabelSelector } from '../../../src/apimachinery/label-selector.js';
 import type { LabelSelectorObject } from '../../../src/apimachinery/label-selector.js';
 import type { StringMap } from '../../../src/apimachinery/object-meta.js';
 import { numbered } from './numbered.js';
-
-function thrown(fn: () => unknown): AppError {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof AppError) return err;
-    throw err;
-  }
-  throw new Error('expected an AppError');
-}
+import { thrown } from '../../helpers/thrown.js';
 
 describe('parseLabelSelector matching', () => {
   const cases = numbered<{ name: string; text: string; labels: StringMap | undefined; want: boolean }>([
