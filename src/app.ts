@@ -1,6 +1,8 @@
-// The composition root: the only module that wires the others together. buildApp makes a
-// complete, independent instance (its own store, registry and logger), so tests can run
-// several in one process; start() and stop() bring it up and down in order.
+// The composition root: the only module (with the pieces in src/app/) that wires the others
+// together. buildApp makes a complete, independent instance (its own stores, registry, logger),
+// so tests can run several in one process. start() brings it up in order: HTTP first (the
+// embedded source is reached over HTTP on the same port), then sources and their controllers;
+// stop() goes the other way.
 
 import Fastify, { LogController } from 'fastify';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
@@ -9,11 +11,21 @@ import pino from 'pino';
 import type { Logger } from 'pino';
 import type { Config } from './config/config.js';
 import { apiServerPlugin } from './apiserver/api-server-plugin.js';
+import type { ApiServerOptions } from './apiserver/api-server-plugin.js';
+import { cacheApiCatalog, locateInCache } from './apiserver/cache-api/cache-api-source.js';
 import { createEmbeddedSource } from './apiserver/embedded/embedded-source.js';
+import { cachePurger, createCacheStore } from './app/cache-store.js';
+import { startSourceRuntime } from './app/source-runtime.js';
+import type { SourceRuntime } from './app/source-runtime.js';
 import { metricsPlugin } from './http/metrics-route.js';
 import { probesPlugin } from './http/probes.js';
+import type { Checker } from './http/probes.js';
+import { SharedInformers } from './kube/shared-informers.js';
+import { connectSource, embeddedSource } from './kube/source-connection.js';
+import type { SourceConnection } from './kube/source-connection.js';
 import { createMetrics } from './metrics/metrics.js';
 import { MemoryStore } from './store/memory-store.js';
+import type { ResourceStore } from './store/store.js';
 
 /** GIT_VERSION is the Kubernetes version the embedded API reports; kubectl picks its build from it. */
 const GIT_VERSION = 'v1.32.0';
@@ -21,9 +33,11 @@ const GIT_VERSION = 'v1.32.0';
 /** App is one running (or ready to run) cachegate. */
 export interface App {
   readonly fastify: FastifyInstance;
-  /** start listens and resolves with the base URL, once the service is ready. */
+  /** stores are the embedded source's store and the cache, for in-process inspection. */
+  readonly stores: { readonly source: ResourceStore; readonly cache: ResourceStore };
+  /** start listens and resolves with the base URL, once the service is serving. */
   start(): Promise<string>;
-  /** stop turns readiness off, ends watches, drains requests and closes. */
+  /** stop turns readiness off, stops controllers and informers, ends watches, drains requests and closes. */
   stop(): Promise<void>;
 }
 
@@ -35,6 +49,99 @@ export interface AppOptions {
 /** buildApp wires one instance of cachegate from a validated config. */
 export async function buildApp(config: Config, opts: AppOptions = {}): Promise<App> {
   const logger = opts.logger ?? pino({ level: config.logLevel, redact: ['req.headers.authorization', 'headers.authorization'] });
+  const fastify = createFastify(logger);
+  const metrics = createMetrics();
+  const sourceStore = new MemoryStore({ eventWindow: config.store.eventWindow });
+  const embedded = createEmbeddedSource(sourceStore);
+  const cache = createCacheStore(config.store.eventWindow);
+  const informers = new SharedInformers({ log: logger.child({ component: 'informers' }), metrics: metrics.registry });
+  const runtimes: SourceRuntime[] = [];
+  const connectionErrors = new Map<string, string>();
+  let serving = false;
+
+  const readiness: Record<string, Checker> = {
+    serving: () => {
+      if (!serving) throw new Error('not serving (starting or shutting down)');
+    },
+  };
+  const sourceNames = [...(config.embedded.enabled ? ['embedded'] : []), ...config.sources.map((s) => s.name)];
+  for (const name of sourceNames) {
+    readiness[`source:${name}`] = () => {
+      const error = connectionErrors.get(name);
+      if (error) throw new Error(error);
+      const runtime = runtimes.find((r) => r.name === name);
+      if (!runtime) throw new Error('not started');
+      runtime.check();
+    };
+  }
+
+  await fastify.register(metricsPlugin, { metrics });
+  await fastify.register(probesPlugin, { readiness });
+  const watchLimits = {
+    timeoutSeconds: config.watch.timeoutSeconds,
+    bookmarkIntervalMs: config.watch.bookmarkIntervalSeconds * 1000,
+    maxBufferedBytes: config.watch.maxBufferedBytes,
+  };
+  const common: Pick<ApiServerOptions, 'gitVersion' | 'bodyLimit' | 'watchLimits'> = { gitVersion: GIT_VERSION, bodyLimit: config.limits.bodyBytes, watchLimits };
+  if (config.embedded.enabled) {
+    await fastify.register(apiServerPlugin, {
+      ...common, prefix: '/clusters/:cluster', store: sourceStore, catalog: embedded.catalog, hooks: embedded.hooks,
+      locate: embedded.locate, requireNamespaces: true,
+    });
+  }
+  await fastify.register(apiServerPlugin, {
+    ...common, prefix: '/services/cache/shards/:shard/clusters/:cluster', store: cache, catalog: cacheApiCatalog(), hooks: {},
+    locate: locateInCache, requireNamespaces: false,
+  });
+
+  const startSources = (baseUrl: string): void => {
+    const connections: SourceConnection[] = [];
+    if (config.embedded.enabled) connections.push(embeddedSource(baseUrl));
+    for (const sourceConfig of config.sources) {
+      try {
+        connections.push(connectSource(sourceConfig));
+      } catch (err) {
+        // One broken source must not stop the others; readiness names it.
+        connectionErrors.set(sourceConfig.name, err instanceof Error ? err.message : String(err));
+        logger.error({ source: sourceConfig.name, err }, 'source not connected');
+      }
+    }
+    for (const source of connections) {
+      runtimes.push(startSourceRuntime({
+        source, informers, cache, purger: cachePurger(cache), registry: metrics.registry,
+        log: logger.child({ source: source.name }), workers: config.workers,
+      }));
+    }
+  };
+  const stopSources = async (): Promise<void> => {
+    await Promise.all(runtimes.splice(0).map((runtime) => runtime.stop()));
+    informers.stopAll();
+  };
+
+  fastify.addHook('preClose', async () => {
+    serving = false;
+    await stopSources();
+  });
+
+  return {
+    fastify,
+    stores: { source: sourceStore, cache },
+    async start() {
+      if (config.embedded.enabled) await embedded.prepare(config.embedded.clusters);
+      const address = await fastify.listen({ host: config.host, port: config.port });
+      serving = true;
+      startSources(loopbackUrl(address));
+      logger.info({ address }, 'cachegate is serving');
+      return address;
+    },
+    async stop() {
+      serving = false;
+      await fastify.close();
+    },
+  };
+}
+
+function createFastify(logger: Logger): FastifyInstance {
   const loggerInstance: FastifyBaseLogger = logger;
   const fastify = Fastify({
     loggerInstance,
@@ -45,58 +152,18 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
     routerOptions: { maxParamLength: 512 },
     forceCloseConnections: 'idle',
   });
-  const metrics = createMetrics();
-  const store = new MemoryStore({ eventWindow: config.store.eventWindow });
-  const embedded = createEmbeddedSource(store);
-  let ready = false;
-
   fastify.addHook('onSend', async (req, reply) => {
     reply.header('x-request-id', req.id);
   });
   fastify.addHook('onResponse', async (req, reply) => {
     req.log.info({ method: req.method, url: req.url, statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
   });
-  await fastify.register(metricsPlugin, { metrics });
-  await fastify.register(probesPlugin, {
-    readiness: {
-      serving: () => {
-        if (!ready) throw new Error('not serving (starting or shutting down)');
-      },
-    },
-  });
-  if (config.embedded.enabled) {
-    await fastify.register(apiServerPlugin, {
-      prefix: '/clusters/:cluster',
-      store,
-      catalog: embedded.catalog,
-      hooks: embedded.hooks,
-      clusterOf: embedded.clusterOf,
-      requireNamespaces: true,
-      gitVersion: GIT_VERSION,
-      bodyLimit: config.limits.bodyBytes,
-      watchLimits: {
-        timeoutSeconds: config.watch.timeoutSeconds,
-        bookmarkIntervalMs: config.watch.bookmarkIntervalSeconds * 1000,
-        maxBufferedBytes: config.watch.maxBufferedBytes,
-      },
-    });
-  }
-  fastify.addHook('preClose', async () => {
-    ready = false;
-  });
+  return fastify;
+}
 
-  return {
-    fastify,
-    async start() {
-      if (config.embedded.enabled) await embedded.prepare(config.embedded.clusters);
-      const address = await fastify.listen({ host: config.host, port: config.port });
-      ready = true;
-      logger.info({ address }, 'cachegate is serving');
-      return address;
-    },
-    async stop() {
-      ready = false;
-      await fastify.close();
-    },
-  };
+/** loopbackUrl is how this process reaches its own listener (0.0.0.0 and :: are not addresses to dial). */
+function loopbackUrl(address: string): string {
+  const url = new URL(address);
+  if (url.hostname === '0.0.0.0' || url.hostname === '[::]') url.hostname = '127.0.0.1';
+  return url.origin;
 }

@@ -25,5 +25,6 @@ export function scopeOf(target: RequestTarget): Scope {
     group: target.info.group,
     resource: target.info.resource,
     namespace: target.namespace,
+    where: target.where,
   };
 }

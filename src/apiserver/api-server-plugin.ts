@@ -14,7 +14,7 @@ import { patchObject } from './patch-verb.js';
 import { getObject, listOrWatch } from './read-verbs.js';
 import type { ResourceHooks } from './resource-hooks.js';
 import type { ResourceCatalog } from './resource-info.js';
-import type { RequestTarget } from './request-target.js';
+import type { Location, RequestTarget } from './request-target.js';
 import { notFoundPath, resolveTarget } from './request-target.js';
 import { OPENAPI_V2_PROTOBUF_TYPE, openApiV2Json, openApiV2Protobuf, wantsProtobufOpenApi } from './openapi-v2.js';
 import { ActiveWatches, EventEncoder } from './watch-stream.js';
@@ -30,8 +30,8 @@ export interface ApiServerOptions {
   readonly requireNamespaces: boolean;
   /** gitVersion is reported by /version; kubectl picks its own version from it. */
   readonly gitVersion: string;
-  /** clusterOf reads the logical cluster from the route params; undefined means every cluster (`*`). */
-  readonly clusterOf: (params: Readonly<Record<string, string>>) => string | undefined;
+  /** locate reads the logical cluster (and any narrowing) from the route params. */
+  readonly locate: (params: Readonly<Record<string, string>>) => Location;
   /** bodyLimit is the largest accepted request body in bytes. */
   readonly bodyLimit: number;
 }
@@ -72,7 +72,7 @@ export async function apiServerPlugin(app: FastifyInstance, opts: ApiServerOptio
 
 function resolve(opts: ApiServerOptions, req: FastifyRequest, group: string, version: string): RequestTarget {
   const params = req.params as Record<string, string>;
-  return resolveTarget(opts.catalog, opts.clusterOf(params), group, version, params['*'] ?? '');
+  return resolveTarget(opts.catalog, opts.locate(params), group, version, params['*'] ?? '');
 }
 
 async function dispatch(ctx: ApiContext, target: RequestTarget, req: FastifyRequest, reply: FastifyReply): Promise<void> {
@@ -95,7 +95,7 @@ function requireName(target: RequestTarget): RequestTarget {
 }
 
 function registerDiscovery(app: FastifyInstance, opts: ApiServerOptions): void {
-  const resourcesOf = (req: FastifyRequest) => opts.catalog.resources(opts.clusterOf(req.params as Record<string, string>));
+  const resourcesOf = (req: FastifyRequest) => opts.catalog.resources(opts.locate(req.params as Record<string, string>).cluster);
   const orNotFound = (doc: Record<string, unknown> | undefined): Record<string, unknown> => {
     if (!doc) throw notFoundPath();
     return doc;

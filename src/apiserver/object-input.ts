@@ -74,7 +74,7 @@ export function keyOf(target: RequestTarget, name: string): ObjectKey {
 
 /** concreteCluster refuses `*` for anything but list and watch. */
 export function concreteCluster(target: RequestTarget): string {
-  if (target.cluster === undefined) {
+  if (target.cluster === undefined || target.where !== undefined) {
     throw new AppError('MethodNotAllowed', 'the wildcard cluster "*" only serves list and watch');
   }
   return target.cluster;

@@ -1,6 +1,7 @@
 // get, list and watch.
 
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '../errors.js';
 import type { KubeObject } from '../apimachinery/object-meta.js';
 import { apiVersionOf } from '../apimachinery/gvr.js';
 import { parseLabelSelector } from '../apimachinery/label-selector.js';
@@ -19,7 +20,9 @@ type Query = Record<string, QueryValue>;
 
 /** getObject serves GET of one object (or its status subresource, which reads the same). */
 export async function getObject(ctx: ApiContext, target: RequestTarget, req: FastifyRequest, reply: FastifyReply): Promise<void> {
-  const obj = await ctx.store.get(keyOf(target, target.name ?? ''));
+  const obj = target.cluster === undefined || target.where !== undefined
+    ? await getAcrossClusters(ctx, target)
+    : await ctx.store.get(keyOf(target, target.name ?? ''));
   if (wantsTable(req.headers.accept)) {
     await reply.send(toTable(target.info, [obj], { resourceVersion: obj.metadata.resourceVersion }));
     return;
@@ -49,6 +52,23 @@ export async function listOrWatch(ctx: ApiContext, target: RequestTarget, req: F
     return;
   }
   await sendJson(reply, 200, listJson(ctx, target, page));
+}
+
+/**
+ * getAcrossClusters serves a GET under a wildcard cluster: the one object of that name, or 409
+ * naming the clusters when the name is not unique. It scans the scope, so it is a convenience path.
+ */
+async function getAcrossClusters(ctx: ApiContext, target: RequestTarget): Promise<KubeObject> {
+  const name = target.name ?? '';
+  const page = await ctx.store.list(scopeOf(target), { fieldSelector: parseFieldSelector(`metadata.name=${name}`) });
+  const resource = target.info.group ? `${target.info.resource}.${target.info.group}` : target.info.resource;
+  const [first, second] = page.items;
+  if (first === undefined) throw new AppError('NotFound', `${resource} "${name}" not found`, { name, group: target.info.group, kind: target.info.resource });
+  if (second !== undefined) {
+    const clusters = page.items.map((o) => o.metadata.annotations?.['kcp.io/cluster'] ?? '?').join(', ');
+    throw new AppError('Conflict', `${resource} "${name}" exists in several logical clusters (${clusters}); name one in the path`, { name, group: target.info.group, kind: target.info.resource });
+  }
+  return first;
 }
 
 async function watch(

@@ -1,11 +1,22 @@
 // Turning a resource path under /api/v1 or /apis/{group}/{version} into what it addresses.
 
 import { AppError } from '../errors.js';
+import type { ObjectFilter } from '../store/store.js';
 import type { ResourceCatalog, ResourceInfo } from './resource-info.js';
+
+/**
+ * Location is where a request points: one logical cluster, or every cluster (undefined), possibly
+ * narrowed by a filter (the cache API's `shards/X/clusters/*` is every cluster of shard X).
+ */
+export interface Location {
+  readonly cluster: string | undefined;
+  readonly where?: ObjectFilter;
+}
 
 /** RequestTarget is what one resource request addresses. cluster undefined = every cluster (`*`). */
 export interface RequestTarget {
   readonly cluster: string | undefined;
+  readonly where: ObjectFilter | undefined;
   readonly info: ResourceInfo;
   /** namespace: undefined for cluster-scoped resources and for all-namespace lists. */
   readonly namespace: string | undefined;
@@ -23,8 +34,9 @@ export function notFoundPath(): AppError {
  * `namespaces/ns/res[/name[/sub]]`; `namespaces/ns/status` is the namespace's own subresource.
  */
 export function resolveTarget(
-  catalog: ResourceCatalog, cluster: string | undefined, group: string, version: string, rest: string,
+  catalog: ResourceCatalog, location: Location, group: string, version: string, rest: string,
 ): RequestTarget {
+  const cluster = location.cluster;
   const parts = rest.split('/');
   if (parts.some((p) => p === '')) throw notFoundPath();
   const namespacedForm = parts[0] === 'namespaces' && parts.length >= 3 && !(parts.length === 3 && parts[2] === 'status');
@@ -38,6 +50,7 @@ export function resolveTarget(
   if (subresource !== undefined && !(subresource === 'status' && info.statusSubresource)) throw notFoundPath();
   return {
     cluster,
+    where: location.where,
     info,
     namespace,
     name: name === undefined ? undefined : decodeURIComponent(name),

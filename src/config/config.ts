@@ -27,6 +27,8 @@ export interface Config {
     readonly maxBufferedBytes: number;
   };
   readonly limits: { readonly bodyBytes: number };
+  /** workers are the reconcile workers of each root controller and of each replication controller. */
+  readonly workers: { readonly clusterCachedResources: number; readonly replication: number };
 }
 
 /** LOG_LEVELS are pino's levels. */
@@ -46,4 +48,5 @@ export const DEFAULT_CONFIG: Config = Object.freeze({
   store: { eventWindow: 100_000 },
   watch: { timeoutSeconds: 1800, bookmarkIntervalSeconds: 60, maxBufferedBytes: 16 * 1024 * 1024 },
   limits: { bodyBytes: 3 * 1024 * 1024 },
+  workers: { clusterCachedResources: 2, replication: 2 },
 });

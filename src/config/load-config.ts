@@ -90,6 +90,10 @@ function readConfig(r: FieldReader): Config {
       maxBufferedBytes: w.integer('maxBufferedBytes', d.watch.maxBufferedBytes, 65_536, 1 << 30),
     })),
     limits: r.object('limits', (l) => ({ bodyBytes: l.integer('bodyBytes', d.limits.bodyBytes, 1024, 64 * 1024 * 1024) })),
+    workers: r.object('workers', (w) => ({
+      clusterCachedResources: w.integer('clusterCachedResources', d.workers.clusterCachedResources, 1, 64),
+      replication: w.integer('replication', d.workers.replication, 1, 64),
+    })),
   };
   r.done();
   if (!config.embedded.enabled && config.sources.length === 0) {

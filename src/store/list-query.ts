@@ -39,6 +39,7 @@ export function listFingerprint(scope: Scope, filters: ListFilters): string {
     scope.group,
     scope.resource,
     scope.namespace ?? null,
+    scope.where?.key ?? null,
     filters.labelSelector?.toString() ?? '',
     filters.fieldSelector?.toString() ?? '',
     filters.index ? [filters.index.name, filters.index.value] : null,
@@ -79,9 +80,11 @@ function predicateOf(scope: Scope, filters: ListFilters): Predicate | undefined 
   const labels = filters.labelSelector?.empty === false ? filters.labelSelector : undefined;
   const fields = filters.fieldSelector?.empty === false ? filters.fieldSelector : undefined;
   const namespace = filters.index !== undefined ? scope.namespace : undefined;
-  if (labels === undefined && fields === undefined && namespace === undefined) return undefined;
+  const where = scope.where;
+  if (labels === undefined && fields === undefined && namespace === undefined && where === undefined) return undefined;
   return (obj) =>
     (namespace === undefined || (obj.metadata.namespace ?? '') === namespace) &&
+    (where === undefined || where.matches(obj)) &&
     (labels === undefined || labels.matches(obj.metadata.labels)) &&
     (fields === undefined || fields.matches(obj.metadata));
 }

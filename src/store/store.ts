@@ -30,6 +30,14 @@ export interface Scope {
   readonly group: string;
   readonly resource: string;
   readonly namespace?: string;
+  /** where narrows the scope further (e.g. one shard of the cache across clusters); it costs a scan. */
+  readonly where?: ObjectFilter;
+}
+
+/** ObjectFilter is a named predicate; the key identifies it in continue tokens, so it must say what it matches. */
+export interface ObjectFilter {
+  readonly key: string;
+  readonly matches: (obj: KubeObject) => boolean;
 }
 
 /** WriteOptions apply to every mutating call. dryRun runs every check but stores nothing. */

@@ -6,7 +6,7 @@
 import type { KubeObject } from '../apimachinery/object-meta.js';
 import type { FieldSelector, LabelSelector } from '../apimachinery/selector.js';
 import type { ChangeType } from './event-window.js';
-import type { WatchEventType, WatchListener } from './store.js';
+import type { ObjectFilter, WatchEventType, WatchListener } from './store.js';
 
 /** WatcherSpec is what a watcher filters on; undefined fields filter nothing. */
 export interface WatcherSpec {
@@ -14,6 +14,7 @@ export interface WatcherSpec {
   readonly namespace?: string;
   readonly labelSelector?: LabelSelector;
   readonly fieldSelector?: FieldSelector;
+  readonly where?: ObjectFilter;
 }
 
 /** ListenerErrorHandler is told when a listener throws; that watcher is stopped. */
@@ -28,6 +29,7 @@ export class Watcher {
   private readonly namespace: string | undefined;
   private readonly labelSelector: LabelSelector | undefined;
   private readonly fieldSelector: FieldSelector | undefined;
+  private readonly where: ObjectFilter | undefined;
   private readonly listener: WatchListener;
   private readonly onError: ListenerErrorHandler;
 
@@ -37,6 +39,7 @@ export class Watcher {
     // Empty selectors select everything; dropping them keeps the hot path to two comparisons.
     this.labelSelector = spec.labelSelector?.empty === false ? spec.labelSelector : undefined;
     this.fieldSelector = spec.fieldSelector?.empty === false ? spec.fieldSelector : undefined;
+    this.where = spec.where;
     this.listener = listener;
     this.onError = onError;
   }
@@ -44,6 +47,7 @@ export class Watcher {
   /** matches tells whether an object passes this watcher's selectors. */
   matches(obj: KubeObject): boolean {
     if (this.labelSelector !== undefined && !this.labelSelector.matches(obj.metadata.labels)) return false;
+    if (this.where !== undefined && !this.where.matches(obj)) return false;
     return this.fieldSelector === undefined || this.fieldSelector.matches(obj.metadata);
   }
 

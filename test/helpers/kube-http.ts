@@ -62,7 +62,10 @@ export function crd(opts: { group: string; plural: string; kind: string; scope?:
 }
 
 /** readWatchLines reads NDJSON watch events from a streaming response until `count` arrive or time runs out. */
-export async function readWatchLines(res: Response, count: number, timeoutMs = 5000): Promise<Array<{ type: string; object: Record<string, unknown> }>> {
+export async function readWatchLines(
+  res: Response, count: number, timeoutMs = 5000,
+  until?: (event: { type: string; object: Record<string, unknown> }) => boolean,
+): Promise<Array<{ type: string; object: Record<string, unknown> }>> {
   const events: Array<{ type: string; object: Record<string, unknown> }> = [];
   const reader = res.body!.getReader();
   const decoder = new TextDecoder();
@@ -75,8 +78,10 @@ export async function readWatchLines(res: Response, count: number, timeoutMs = 5
       buffer += decoder.decode(value, { stream: true });
       let newline: number;
       while ((newline = buffer.indexOf('\n')) >= 0) {
-        events.push(JSON.parse(buffer.slice(0, newline)));
+        const event = JSON.parse(buffer.slice(0, newline)) as { type: string; object: Record<string, unknown> };
+        events.push(event);
         buffer = buffer.slice(newline + 1);
+        if (until?.(event)) return events;
       }
     }
   } finally {

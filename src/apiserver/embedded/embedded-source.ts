@@ -6,6 +6,7 @@ import type { ResourceStore } from '../../store/store.js';
 import { BUILTIN_RESOURCES, CUSTOM_RESOURCE_DEFINITIONS, NAMESPACES, SECRETS } from '../builtin-resources.js';
 import { ClusterCatalog } from '../cluster-catalog.js';
 import type { ResourceHooks } from '../resource-hooks.js';
+import type { Location } from '../request-target.js';
 import { composeHooks, hooksKey } from '../resource-hooks.js';
 import { CLUSTER_NAME_PATTERN, clusterHooks } from './cluster-hooks.js';
 import { crdHooks } from './crd-hooks.js';
@@ -16,8 +17,8 @@ import { secretHooks } from './secret-hooks.js';
 export interface EmbeddedSource {
   readonly catalog: ClusterCatalog;
   readonly hooks: ResourceHooks;
-  /** clusterOf reads `:cluster`; `*` means every cluster. */
-  clusterOf(params: Readonly<Record<string, string>>): string | undefined;
+  /** locate reads `:cluster`; `*` means every cluster. */
+  locate(params: Readonly<Record<string, string>>): Location;
   /** prepare creates the configured clusters (with their `default` namespace) up front. */
   prepare(clusters: readonly string[]): Promise<void>;
 }
@@ -34,11 +35,11 @@ export function createEmbeddedSource(store: ResourceStore, now: () => Date = () 
   return {
     catalog,
     hooks: composeHooks(clusters, byResource),
-    clusterOf(params) {
+    locate(params) {
       const cluster = params['cluster'] ?? '';
-      if (cluster === '*') return undefined;
+      if (cluster === '*') return { cluster: undefined };
       if (!CLUSTER_NAME_PATTERN.test(cluster)) throw new AppError('BadRequest', `invalid logical cluster name "${cluster}": must match ${CLUSTER_NAME_PATTERN.source}`);
-      return cluster;
+      return { cluster };
     },
     async prepare(names) {
       for (const name of names) await clusters.prepareCluster(name, store);

@@ -1,0 +1,127 @@
+// Composition of one source: its clients, its CCR informer, its root controller, and the factory
+// that gives each CCR a replication controller over a shared informer. Part of the composition
+// root (with app.ts): the only code that knows both the kube module and the controllers.
+
+import type { Logger } from 'pino';
+import type { Registry } from 'prom-client';
+import { isAppError } from '../errors.js';
+import type { GroupVersionResource } from '../apimachinery/gvr.js';
+import type { KubeObject } from '../apimachinery/object-meta.js';
+import { ClusterCachedResourceController } from '../controllers/clustercachedresources/ccr-controller.js';
+import type { CcrClient, CopyPurger, StartChild } from '../controllers/clustercachedresources/ccr-deps.js';
+import { createControllerMetrics } from '../controllers/runtime/controller-metrics.js';
+import { createQueueMetrics } from '../controllers/runtime/queue-metrics.js';
+import { ReplicationController } from '../controllers/replication/replication-controller.js';
+import { DiscoveryClient } from '../kube/discovery-client.js';
+import { DynamicClient } from '../kube/dynamic-client.js';
+import type { SharedInformers } from '../kube/shared-informers.js';
+import type { SourceConnection } from '../kube/source-connection.js';
+import { clusterOf } from '../kube/source-connection.js';
+import type { ResourceStore } from '../store/store.js';
+
+/** CCR_GVR is the resource the root controller watches in every source. */
+export const CCR_GVR: GroupVersionResource = Object.freeze({ group: 'cache.kcp.io', version: 'v1alpha1', resource: 'clustercachedresources' });
+const SECRETS: GroupVersionResource = Object.freeze({ group: '', version: 'v1', resource: 'secrets' });
+const NAMESPACES: GroupVersionResource = Object.freeze({ group: '', version: 'v1', resource: 'namespaces' });
+
+/** SourceRuntimeOptions are what one source needs from the app. */
+export interface SourceRuntimeOptions {
+  readonly source: SourceConnection;
+  readonly informers: SharedInformers;
+  readonly cache: ResourceStore;
+  readonly purger: CopyPurger;
+  readonly registry: Registry;
+  readonly log: Logger;
+  readonly workers: { readonly clusterCachedResources: number; readonly replication: number };
+}
+
+/** SourceRuntime is one running source. */
+export interface SourceRuntime {
+  readonly name: string;
+  /** check throws with the reason when the source is not connected or not synced. */
+  check(): void;
+  stop(): Promise<void>;
+}
+
+/** startSourceRuntime wires and starts the root controller of one source. */
+export function startSourceRuntime(opts: SourceRuntimeOptions): SourceRuntime {
+  const { source, informers, log } = opts;
+  const client = new DynamicClient(source);
+  const discovery = new DiscoveryClient(source);
+  const ccrs = informers.acquire(source, CCR_GVR, undefined);
+  const queueMetrics = createQueueMetrics(opts.registry);
+  const controllerMetrics = createControllerMetrics(opts.registry);
+  const startChild: StartChild = async (spec, onCountsChanged) => {
+    const lease = informers.acquire(source, spec.gvr, spec.cluster);
+    const child = new ReplicationController({
+      spec, source: lease.reflector, cache: opts.cache, workers: opts.workers.replication,
+      log: log.child({ cluster: spec.cluster, resource: `${spec.gvr.resource}.${spec.gvr.group}` }),
+      queueMetrics, controllerMetrics, onCountsChanged,
+    });
+    await child.start();
+    return {
+      stop: async () => {
+        await child.stop();
+        lease.release();
+      },
+      updateSelector: (selector) => child.updateSelector(selector),
+      counts: () => child.counts(),
+      hasSynced: () => child.hasSynced(),
+    };
+  };
+  const controller = new ClusterCachedResourceController({
+    shard: source.name,
+    ccrs: Object.assign(ccrs.reflector, { clusterOf: (obj: KubeObject) => clusterOf(source, obj) }),
+    client: ccrClient(client),
+    resolve: (cluster, gvr) => discovery.resolve(cluster, gvr),
+    startChild,
+    purger: opts.purger,
+    log,
+    workers: opts.workers.clusterCachedResources,
+    queueMetrics,
+    controllerMetrics,
+  });
+  controller.start();
+  return {
+    name: source.name,
+    check() {
+      const reason = ccrs.reflector.lastError();
+      if (!ccrs.reflector.hasSynced()) throw new Error(reason ? `not connected: ${reason}` : 'not synced yet');
+      if (!controller.hasSynced()) throw new Error('replication informers not synced yet');
+    },
+    async stop() {
+      await controller.stop();
+      ccrs.release();
+    },
+  };
+}
+
+/** ccrClient adapts the dynamic client to what the root controller writes. */
+function ccrClient(client: DynamicClient): CcrClient {
+  return {
+    async patchCcr(cluster, name, patch) {
+      await client.patch(cluster, CCR_GVR, undefined, name, patch, 'merge');
+    },
+    async patchCcrStatus(cluster, name, status) {
+      await client.patch(cluster, CCR_GVR, undefined, name, { status }, 'merge', 'status');
+    },
+    async getSecret(cluster, namespace, name) {
+      try {
+        return await client.get(cluster, SECRETS, namespace, name);
+      } catch (err) {
+        if (isAppError(err, 'NotFound')) return undefined;
+        throw err;
+      }
+    },
+    async createSecret(cluster, secret) {
+      await client.create(cluster, SECRETS, secret.metadata.namespace, secret);
+    },
+    async ensureNamespace(cluster, name) {
+      try {
+        await client.create(cluster, NAMESPACES, undefined, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+      } catch (err) {
+        if (!isAppError(err, 'AlreadyExists')) throw err;
+      }
+    },
+  };
+}

@@ -1,0 +1,18 @@
+// Annotation keys a CachedObject carries besides the full values of hashed labels
+// (DESIGN.md §3.5). The first four follow kcp; the identity hash is cachegate's own, so the
+// identity index can be built from the object alone.
+
+/** CLUSTER_ANNOTATION holds the logical cluster the original lives in. */
+export const CLUSTER_ANNOTATION = 'kcp.io/cluster';
+
+/** SHARD_ANNOTATION holds the source (shard) the original was read from. */
+export const SHARD_ANNOTATION = 'kcp.io/shard';
+
+/** ORIGINAL_RESOURCE_VERSION_ANNOTATION holds the original's resourceVersion at replication time. */
+export const ORIGINAL_RESOURCE_VERSION_ANNOTATION = 'cache.kcp.io/original-resource-version';
+
+/** ORIGINAL_RESOURCE_UID_ANNOTATION holds the original's uid. */
+export const ORIGINAL_RESOURCE_UID_ANNOTATION = 'cache.kcp.io/original-resource-uid';
+
+/** IDENTITY_HASH_ANNOTATION holds the identity hash of the ClusterCachedResource that replicated the original. */
+export const IDENTITY_HASH_ANNOTATION = 'cache.kcp.io/identity-hash';

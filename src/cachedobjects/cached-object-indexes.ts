@@ -1,0 +1,125 @@
+// Store indexes over CachedObjects, each as name + index function + key builder side by side so
+// writers and readers of a key cannot drift. Keys are built from labels and annotations (real
+// values, never hashed stand-ins) and never from the CachedObject's name. A `<namespace>/<name>`
+// part is written `<name>` alone for cluster-scoped originals, as Kubernetes' namespace keys are.
+
+import { groupResourceKey, schemaOf } from '../apimachinery/gvr.js';
+import type { GroupResource, GroupVersionResource } from '../apimachinery/gvr.js';
+import type { KubeObject } from '../apimachinery/object-meta.js';
+import type { IndexFunc } from '../store/store.js';
+import { cachedObjectOrigin } from './cached-object-origin.js';
+import type { CachedObjectOrigin } from './cached-object-origin.js';
+
+/** SchemaRef is a GVR or its schema string `<version>.<resource>.<group>`. */
+export type SchemaRef = GroupVersionResource | string;
+
+/** OriginalRef identifies one original across sources and logical clusters. */
+export interface OriginalRef {
+  readonly shard: string;
+  readonly cluster: string;
+  readonly schema: SchemaRef;
+  /** namespace is '' for cluster-scoped originals. */
+  readonly namespace: string;
+  readonly name: string;
+}
+
+/** BY_GVR_AND_LOGICAL_CLUSTER indexes by `<version>.<resource>.<group>|<cluster>` (kcp's name). */
+export const BY_GVR_AND_LOGICAL_CLUSTER = 'kcp-byGVRAndLogicalCluster';
+
+/** gvrAndLogicalClusterKey builds a BY_GVR_AND_LOGICAL_CLUSTER key. */
+export function gvrAndLogicalClusterKey(gvr: SchemaRef, cluster: string): string {
+  return `${schemaText(gvr)}|${cluster}`;
+}
+
+const byGvrAndLogicalCluster: IndexFunc = (obj) =>
+  keyOf(obj, (o) => (o.cluster ? gvrAndLogicalClusterKey(o.schema, o.cluster) : undefined));
+
+/** BY_IDENTITY_AND_GROUP_RESOURCE indexes by `<identityHash>|<resource>.<group>` (kcp's name); no identity → not indexed. */
+export const BY_IDENTITY_AND_GROUP_RESOURCE = 'kcp-byIdentityAndGroupResource';
+
+/** identityAndGroupResourceKey builds a BY_IDENTITY_AND_GROUP_RESOURCE key (group `core` when empty). */
+export function identityAndGroupResourceKey(identityHash: string, gr: GroupResource): string {
+  return `${identityHash}|${groupResourceKey(gr)}`;
+}
+
+const byIdentityAndGroupResource: IndexFunc = (obj) =>
+  keyOf(obj, (o) => (o.identityHash && o.gvr.resource ? identityAndGroupResourceKey(o.identityHash, o.gvr) : undefined));
+
+/** BY_GROUP_RESOURCE indexes by `<resource>.<group>` (kcp's name). */
+export const BY_GROUP_RESOURCE = 'kcp-byGroupResource';
+
+/** groupResourceIndexKey builds a BY_GROUP_RESOURCE key (group `core` when empty). */
+export function groupResourceIndexKey(gr: GroupResource): string {
+  return groupResourceKey(gr);
+}
+
+const byGroupResource: IndexFunc = (obj) =>
+  keyOf(obj, (o) => (o.gvr.resource ? groupResourceIndexKey(o.gvr) : undefined));
+
+/** BY_SCHEMA indexes by `<schema>`. */
+export const BY_SCHEMA = 'cachegate-bySchema';
+
+/** schemaIndexKey builds a BY_SCHEMA key. */
+export function schemaIndexKey(schema: SchemaRef): string {
+  return schemaText(schema);
+}
+
+const bySchema: IndexFunc = (obj) => keyOf(obj, (o) => schemaIndexKey(o.schema));
+
+/** BY_SCHEMA_AND_NAME indexes by `<schema>|<namespace>/<name>`, for lookups by GVR and name across clusters. */
+export const BY_SCHEMA_AND_NAME = 'cachegate-bySchemaAndName';
+
+/** schemaAndNameKey builds a BY_SCHEMA_AND_NAME key (namespace '' for cluster-scoped). */
+export function schemaAndNameKey(schema: SchemaRef, namespace: string, name: string): string {
+  return `${schemaText(schema)}|${namespacedName(namespace, name)}`;
+}
+
+const bySchemaAndName: IndexFunc = (obj) => keyOf(obj, (o) => schemaAndNameKey(o.schema, o.namespace, o.name));
+
+/** BY_ORIGINAL indexes by `<shard>|<cluster>|<schema>|<namespace>/<name>`: the copy of one original. */
+export const BY_ORIGINAL = 'cachegate-byOriginal';
+
+/** originalKey builds a BY_ORIGINAL key. */
+export function originalKey(ref: OriginalRef): string {
+  return `${ref.shard}|${ref.cluster}|${schemaText(ref.schema)}|${namespacedName(ref.namespace, ref.name)}`;
+}
+
+const byOriginal: IndexFunc = (obj) => keyOf(obj, (o) => (o.shard && o.cluster ? originalKey(o) : undefined));
+
+/** BY_SOURCE_CLUSTER_AND_SCHEMA indexes by `<shard>|<cluster>|<schema>`, for purges and counts. */
+export const BY_SOURCE_CLUSTER_AND_SCHEMA = 'cachegate-bySourceClusterAndSchema';
+
+/** sourceClusterAndSchemaKey builds a BY_SOURCE_CLUSTER_AND_SCHEMA key. */
+export function sourceClusterAndSchemaKey(shard: string, cluster: string, schema: SchemaRef): string {
+  return `${shard}|${cluster}|${schemaText(schema)}`;
+}
+
+const bySourceClusterAndSchema: IndexFunc = (obj) =>
+  keyOf(obj, (o) => (o.shard && o.cluster ? sourceClusterAndSchemaKey(o.shard, o.cluster, o.schema) : undefined));
+
+/** CACHED_OBJECT_INDEXES lists every CachedObject index, to register on the cache store. */
+export const CACHED_OBJECT_INDEXES: ReadonlyArray<{ readonly name: string; readonly fn: IndexFunc }> = Object.freeze([
+  { name: BY_GVR_AND_LOGICAL_CLUSTER, fn: byGvrAndLogicalCluster },
+  { name: BY_IDENTITY_AND_GROUP_RESOURCE, fn: byIdentityAndGroupResource },
+  { name: BY_GROUP_RESOURCE, fn: byGroupResource },
+  { name: BY_SCHEMA, fn: bySchema },
+  { name: BY_SCHEMA_AND_NAME, fn: bySchemaAndName },
+  { name: BY_ORIGINAL, fn: byOriginal },
+  { name: BY_SOURCE_CLUSTER_AND_SCHEMA, fn: bySourceClusterAndSchema },
+]);
+
+// An object that is not a CachedObject, or lacks a part its key needs, is left out of the index
+// rather than filed under a key with an empty part that could collide with a real one.
+function keyOf(obj: KubeObject, build: (origin: CachedObjectOrigin) => string | undefined): readonly string[] {
+  const origin = cachedObjectOrigin(obj);
+  const key = origin === undefined ? undefined : build(origin);
+  return key === undefined ? [] : [key];
+}
+
+function schemaText(schema: SchemaRef): string {
+  return typeof schema === 'string' ? schema : schemaOf(schema);
+}
+
+function namespacedName(namespace: string, name: string): string {
+  return namespace === '' ? name : `${namespace}/${name}`;
+}

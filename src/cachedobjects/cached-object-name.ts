@@ -1,0 +1,46 @@
+// The name of the CachedObject that wraps one original (DESIGN.md §3.5). The readable form is
+// tried first; a hashed form takes over when the readable one cannot be used. Nothing ever parses
+// these names back: lookups go through labels and indexes.
+
+import { AppError } from '../errors.js';
+import { groupName, schemaOf } from '../apimachinery/gvr.js';
+import type { GroupVersionResource } from '../apimachinery/gvr.js';
+import { isDNS1123Subdomain } from '../apimachinery/validation.js';
+import { sha256Base36 } from './sha256-base36.js';
+
+/** NameTakenCheck tells whether a candidate name is already held by a different original. */
+export type NameTakenCheck = (candidate: string) => boolean;
+
+const NEVER_TAKEN: NameTakenCheck = () => false;
+
+/**
+ * cachedObjectName names the CachedObject of an original: `<schema>.<name>` (cluster-scoped,
+ * namespace '') or `<schema>.<namespace>.<name>`, else `<schema>.<hash>` when that is longer than
+ * 253 characters, not a valid object name, or taken by another original (isTaken must answer
+ * false for a name this same original already holds).
+ */
+export function cachedObjectName(
+  gvr: GroupVersionResource,
+  namespace: string,
+  name: string,
+  isTaken: NameTakenCheck = NEVER_TAKEN,
+): string {
+  const readable = namespace === '' ? `${schemaOf(gvr)}.${name}` : `${schemaOf(gvr)}.${namespace}.${name}`;
+  // The subdomain check covers the 253 limit and also names some resources allow (e.g. RBAC's
+  // `system:foo`) that would not make a valid CachedObject name.
+  if (isDNS1123Subdomain(readable).length === 0 && !isTaken(readable)) return readable;
+  const hashed = hashedName(gvr, namespace, name);
+  if (isDNS1123Subdomain(hashed).length > 0) {
+    throw new AppError('InternalError', `cannot name the cached copy of ${schemaOf(gvr)} ${namespace}/${name}: ${hashed} is not a valid name`);
+  }
+  if (isTaken(hashed)) {
+    throw new AppError('InternalError', `cannot name the cached copy of ${schemaOf(gvr)} ${namespace}/${name}: ${hashed} is taken`);
+  }
+  return hashed;
+}
+
+/** hashedName gives `<schema>.<h>`, h = base36 SHA-256 of `<group>/<version>/<resource>/<namespace>/<name>`. */
+export function hashedName(gvr: GroupVersionResource, namespace: string, name: string): string {
+  const identity = `${groupName(gvr.group)}/${gvr.version}/${gvr.resource}/${namespace}/${name}`;
+  return `${schemaOf(gvr)}.${sha256Base36(identity)}`;
+}

@@ -1,0 +1,100 @@
+// The root controller of one source: it watches the source's ClusterCachedResources in every
+// logical cluster, and for each runs the reconcile chain, which starts and stops one replication
+// controller per CCR. Counts changing in a child coalesce into one status write per COUNTS_DELAY_MS.
+
+import type { Logger } from 'pino';
+import type { KubeObject } from '../../apimachinery/object-meta.js';
+import { Controller } from '../runtime/controller.js';
+import { WorkQueue } from '../runtime/work-queue.js';
+import type { ControllerMetrics } from '../runtime/controller-metrics.js';
+import type { QueueMetrics } from '../runtime/queue-metrics.js';
+import type { SourceView } from '../replication/source-view.js';
+import type { CcrClient, CopyPurger, ResolveResource, StartChild } from './ccr-deps.js';
+import { reconcileCcr } from './ccr-reconcile.js';
+import { ccrKey, splitCcrKey } from './ccr-view.js';
+import { ChildRegistry } from './child-registry.js';
+
+/** COUNTS_DELAY_MS bounds how often count changes are written to a CCR's status. */
+export const COUNTS_DELAY_MS = 200;
+
+/** CcrControllerOptions wire one root controller. */
+export interface CcrControllerOptions {
+  /** shard is the source's name. */
+  readonly shard: string;
+  /** ccrs is the source's CCR informer, across logical clusters. */
+  readonly ccrs: SourceView & { clusterOf(obj: KubeObject): string };
+  readonly client: CcrClient;
+  readonly resolve: ResolveResource;
+  readonly startChild: StartChild;
+  readonly purger: CopyPurger;
+  readonly log: Logger;
+  readonly workers: number;
+  readonly now?: () => Date;
+  readonly queueMetrics?: QueueMetrics;
+  readonly controllerMetrics?: ControllerMetrics;
+}
+
+/** ClusterCachedResourceController reconciles the CCRs of one source. */
+export class ClusterCachedResourceController {
+  readonly #opts: CcrControllerOptions;
+  readonly #children: ChildRegistry;
+  readonly #controller: Controller;
+  #removeHandler: (() => void) | undefined;
+
+  constructor(opts: CcrControllerOptions) {
+    this.#opts = opts;
+    this.#children = new ChildRegistry(opts.startChild, opts.purger);
+    this.#controller = new Controller({
+      name: `clustercachedresources:${opts.shard}`,
+      workers: opts.workers,
+      reconcile: async (key) => {
+        const requeueAfterMs = await this.#reconcile(key);
+        return requeueAfterMs === undefined ? undefined : { requeueAfterMs };
+      },
+      log: opts.log,
+      metrics: opts.controllerMetrics,
+      queue: new WorkQueue({ name: `clustercachedresources:${opts.shard}`, metrics: opts.queueMetrics }),
+    });
+  }
+
+  /** start subscribes to the CCR informer and starts the workers. */
+  start(): void {
+    const enqueue = (obj: KubeObject): void => this.#controller.enqueue(ccrKey(this.#opts.ccrs.clusterOf(obj), obj.metadata.name ?? ''));
+    this.#removeHandler = this.#opts.ccrs.addHandler({ add: enqueue, update: enqueue, delete: enqueue });
+    this.#controller.start();
+  }
+
+  /** stop stops the workers, then every child. */
+  async stop(): Promise<void> {
+    this.#removeHandler?.();
+    await this.#controller.stop();
+    await this.#children.stopAll();
+  }
+
+  /** hasSynced tells whether the CCR informer and every child's source informer have synced. */
+  hasSynced(): boolean {
+    return this.#opts.ccrs.hasSynced() && this.#children.children().every((child) => child.hasSynced());
+  }
+
+  async #reconcile(key: string): Promise<number | undefined> {
+    const { cluster, name } = splitCcrKey(key);
+    const stored = this.#opts.ccrs.get(cluster, '', name);
+    if (!stored) {
+      // Gone without our finalizer flow (e.g. force-removed): stop replicating and drop its copies.
+      await this.#children.remove(key, { purge: true });
+      return undefined;
+    }
+    return reconcileCcr({
+      key,
+      shard: this.#opts.shard,
+      client: this.#opts.client,
+      resolve: this.#opts.resolve,
+      children: this.#children,
+      purger: this.#opts.purger,
+      others: () => [...this.#opts.ccrs.list()].filter((obj) => this.#opts.ccrs.clusterOf(obj) === cluster),
+      onCountsChanged: () => this.#controller.enqueueAfter(key, COUNTS_DELAY_MS),
+      log: this.#opts.log,
+      now: this.#opts.now ?? (() => new Date()),
+    }, cluster, stored);
+  }
+}

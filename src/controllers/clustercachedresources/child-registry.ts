@@ -1,0 +1,64 @@
+// The running replication controllers of one root controller, by CCR key. A child is replaced
+// (old one stopped, its copies purged) when its CCR's GVR or identity changes.
+
+import { schemaOf } from '../../apimachinery/gvr.js';
+import type { ReplicationSpec } from '../replication/replication-spec.js';
+import type { Child, CopyPurger, StartChild } from './ccr-deps.js';
+
+interface Running {
+  readonly spec: ReplicationSpec;
+  readonly child: Child;
+}
+
+/** ChildRegistry starts, updates and stops children. */
+export class ChildRegistry {
+  readonly #running = new Map<string, Running>();
+  readonly #start: StartChild;
+  readonly #purger: CopyPurger;
+
+  constructor(start: StartChild, purger: CopyPurger) {
+    this.#start = start;
+    this.#purger = purger;
+  }
+
+  /** get returns the running child of a CCR. */
+  get(key: string): Child | undefined {
+    return this.#running.get(key)?.child;
+  }
+
+  /** ensure makes the CCR's child run with this spec: started, re-selected, or replaced. */
+  async ensure(key: string, spec: ReplicationSpec, onCountsChanged: () => void): Promise<Child> {
+    const running = this.#running.get(key);
+    if (running && sameSource(running.spec, spec)) {
+      running.child.updateSelector(spec.selector);
+      return running.child;
+    }
+    if (running) await this.remove(key, { purge: true });
+    const child = await this.#start(spec, onCountsChanged);
+    this.#running.set(key, { spec, child });
+    return child;
+  }
+
+  /** remove stops a CCR's child, and with purge deletes its copies. */
+  async remove(key: string, opts: { purge: boolean }): Promise<void> {
+    const running = this.#running.get(key);
+    if (!running) return;
+    this.#running.delete(key);
+    await running.child.stop();
+    if (opts.purge) await this.#purger.purge(running.spec.shard, running.spec.cluster, running.spec.gvr);
+  }
+
+  /** children lists the running children (for readiness). */
+  children(): Child[] {
+    return [...this.#running.values()].map((r) => r.child);
+  }
+
+  /** stopAll stops every child without purging (shutdown keeps nothing anyway). */
+  async stopAll(): Promise<void> {
+    await Promise.all([...this.#running.keys()].map((key) => this.remove(key, { purge: false })));
+  }
+}
+
+function sameSource(a: ReplicationSpec, b: ReplicationSpec): boolean {
+  return a.shard === b.shard && a.cluster === b.cluster && schemaOf(a.gvr) === schemaOf(b.gvr) && a.identityHash === b.identityHash;
+}

@@ -1,0 +1,117 @@
+// The copies of one replication controller in the cache store: finding the copy of a source
+// object (by index, never by parsing names), choosing a free name, and writing copies.
+
+import { isAppError } from '../../errors.js';
+import type { KubeObject } from '../../apimachinery/object-meta.js';
+import { schemaOf } from '../../apimachinery/gvr.js';
+import { cacheLocation } from '../../cachedobjects/cache-location.js';
+import { cachedObjectName, hashedName } from '../../cachedobjects/cached-object-name.js';
+import { cachedObjectOrigin } from '../../cachedobjects/cached-object-origin.js';
+import { BY_ORIGINAL, originalKey } from '../../cachedobjects/cached-object-indexes.js';
+import { CACHED_OBJECTS_GROUP, CACHED_OBJECTS_RESOURCE } from '../../cachedobjects/cached-object-resource.js';
+import { isCachedObjectUpToDate, wrapCachedObject } from '../../cachedobjects/wrap-cached-object.js';
+import type { ObjectFilter, ObjectKey, ResourceRef, ResourceStore } from '../../store/store.js';
+import type { ReplicationSpec } from './replication-spec.js';
+
+/** CopyStore reads and writes the CachedObjects of one (shard, cluster, schema). */
+export class CopyStore {
+  readonly #cache: ResourceStore;
+  readonly #spec: ReplicationSpec;
+  readonly #schema: string;
+  readonly #ref: ResourceRef;
+  /** schemaFilter narrows a cache watch of this location to this schema's copies. */
+  readonly schemaFilter: ObjectFilter;
+
+  constructor(cache: ResourceStore, spec: ReplicationSpec) {
+    this.#cache = cache;
+    this.#spec = spec;
+    this.#schema = schemaOf(spec.gvr);
+    this.#ref = { cluster: cacheLocation(spec.shard, spec.cluster), group: CACHED_OBJECTS_GROUP, resource: CACHED_OBJECTS_RESOURCE };
+    const schema = this.#schema;
+    this.schemaFilter = { key: `schema=${schema}`, matches: (obj) => cachedObjectOrigin(obj)?.schema === schema };
+  }
+
+  /**
+   * find returns the copy of source object namespace/name, if the cache holds one. The index finds
+   * intact copies; a copy whose labels were tampered with is found under the names it can have.
+   */
+  async find(namespace: string, name: string): Promise<KubeObject | undefined> {
+    const value = originalKey({ shard: this.#spec.shard, cluster: this.#spec.cluster, schema: this.#schema, namespace, name });
+    const page = await this.#cache.list({ ...this.#ref }, { index: { name: BY_ORIGINAL, value } });
+    if (page.items[0] !== undefined) return page.items[0];
+    for (const candidate of [cachedObjectName(this.#spec.gvr, namespace, name), hashedName(this.#spec.gvr, namespace, name)]) {
+      const holder = await this.#get(candidate);
+      if (holder !== undefined && this.#mayBeCopyOf(holder, namespace, name)) return holder;
+    }
+    return undefined;
+  }
+
+  /** desired is the copy a source object should have; an existing copy keeps its name. */
+  async desired(original: KubeObject, existing: KubeObject | undefined): Promise<KubeObject> {
+    const name = existing?.metadata.name ?? (await this.#freeName(original));
+    return wrapCachedObject({
+      original,
+      gvr: this.#spec.gvr,
+      shard: this.#spec.shard,
+      cluster: this.#spec.cluster,
+      identityHash: this.#spec.identityHash,
+      name,
+    });
+  }
+
+  /** isUpToDate tells whether an existing copy already equals the desired one. */
+  isUpToDate(existing: KubeObject, desired: KubeObject): boolean {
+    return isCachedObjectUpToDate(existing, desired);
+  }
+
+  /** create stores a new copy. */
+  async create(copy: KubeObject): Promise<void> {
+    await this.#cache.create(this.#ref, copy);
+  }
+
+  /** update replaces a copy, guarded by the version read, so a concurrent write is retried. */
+  async update(copy: KubeObject, existing: KubeObject): Promise<void> {
+    const guarded = { ...copy, metadata: { ...copy.metadata, resourceVersion: existing.metadata.resourceVersion } };
+    await this.#cache.update(this.#keyOf(existing), guarded);
+  }
+
+  /** delete removes a copy; one already gone is fine. */
+  async delete(existing: KubeObject): Promise<void> {
+    try {
+      await this.#cache.delete(this.#keyOf(existing), { ignoreFinalizers: true });
+    } catch (err) {
+      if (!isAppError(err, 'NotFound')) throw err;
+    }
+  }
+
+  /** freeName is the readable name unless another original holds it; then the hashed one. */
+  async #freeName(original: KubeObject): Promise<string> {
+    const namespace = original.metadata.namespace ?? '';
+    const name = original.metadata.name ?? '';
+    const readable = cachedObjectName(this.#spec.gvr, namespace, name);
+    const holder = await this.#get(readable);
+    if (holder === undefined || this.#mayBeCopyOf(holder, namespace, name)) return readable;
+    return hashedName(this.#spec.gvr, namespace, name);
+  }
+
+  /** mayBeCopyOf: the holder's labels name this original, or were stripped (then it is ours to repair). */
+  #mayBeCopyOf(holder: KubeObject, namespace: string, name: string): boolean {
+    const origin = cachedObjectOrigin(holder);
+    if (origin === undefined) return true;
+    return origin.schema === this.#schema && origin.namespace === namespace && origin.name === name;
+  }
+
+  async #get(name: string): Promise<KubeObject | undefined> {
+    try {
+      return await this.#cache.get(this.#keyOf(name));
+    } catch (err) {
+      if (isAppError(err, 'NotFound')) return undefined;
+      throw err;
+    }
+  }
+
+  #keyOf(copyOrName: KubeObject | string): ObjectKey {
+    const name = typeof copyOrName === 'string' ? copyOrName : (copyOrName.metadata.name ?? '');
+    return { ...this.#ref, namespace: '', name };
+  }
+}

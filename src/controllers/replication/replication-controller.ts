@@ -1,0 +1,178 @@
+// One replication controller per ClusterCachedResource: it keeps a CachedObject in the cache for
+// every selected source object of one GVR in one logical cluster. Two views feed one queue of
+// keys (`<namespace>/<name>` of the source object): the source informer (the local view) and a
+// watch on the cache filtered to this (shard, cluster, schema) (the global view), so a copy that
+// changes or disappears behind the controller's back is reconciled too.
+
+import type { Logger } from 'pino';
+import { isAppError } from '../../errors.js';
+import type { KubeObject } from '../../apimachinery/object-meta.js';
+import type { LabelSelector } from '../../apimachinery/selector.js';
+import { schemaOf } from '../../apimachinery/gvr.js';
+import { cacheLocation } from '../../cachedobjects/cache-location.js';
+import { cachedObjectOrigin } from '../../cachedobjects/cached-object-origin.js';
+import { CACHED_OBJECTS_GROUP, CACHED_OBJECTS_RESOURCE } from '../../cachedobjects/cached-object-resource.js';
+import type { ResourceStore, Watch } from '../../store/store.js';
+import { Controller } from '../runtime/controller.js';
+import { WorkQueue } from '../runtime/work-queue.js';
+import type { ControllerMetrics } from '../runtime/controller-metrics.js';
+import type { QueueMetrics } from '../runtime/queue-metrics.js';
+import { CopyStore } from './copy-store.js';
+import { reconcileReplication } from './replication-reconcile.js';
+import { shouldReplicate } from './replication-reconcile.js';
+import type { ReplicationSpec } from './replication-spec.js';
+import type { SourceView } from './source-view.js';
+
+/** ReplicationCounts are the CCR's status.resourceCounts. */
+export interface ReplicationCounts {
+  readonly local: number;
+  readonly cache: number;
+}
+
+/** ReplicationOptions are what app wiring hands a child controller. */
+export interface ReplicationOptions {
+  readonly spec: ReplicationSpec;
+  readonly source: SourceView;
+  readonly cache: ResourceStore;
+  readonly log: Logger;
+  readonly workers: number;
+  readonly queueMetrics?: QueueMetrics;
+  readonly controllerMetrics?: ControllerMetrics;
+  /** onCountsChanged tells the parent its counts moved (it coalesces status writes). */
+  readonly onCountsChanged: () => void;
+}
+
+/** ReplicationController replicates one GVR of one logical cluster into the cache. */
+export class ReplicationController {
+  readonly #opts: ReplicationOptions;
+  readonly #copies: CopyStore;
+  readonly #controller: Controller;
+  #selector: LabelSelector;
+  /** keys of source objects that are selected (status.resourceCounts.local). */
+  readonly #selected = new Set<string>();
+  /** keys of the copies in the cache (status.resourceCounts.cache). */
+  readonly #copied = new Set<string>();
+  #removeHandler: (() => void) | undefined;
+  #cacheWatch: Watch | undefined;
+
+  constructor(opts: ReplicationOptions) {
+    this.#opts = opts;
+    this.#selector = opts.spec.selector;
+    this.#copies = new CopyStore(opts.cache, opts.spec);
+    const name = `replication:${opts.spec.shard}|${opts.spec.cluster}|${schemaOf(opts.spec.gvr)}`;
+    this.#controller = new Controller({
+      name,
+      workers: opts.workers,
+      reconcile: (key) => this.#reconcile(key),
+      log: opts.log,
+      metrics: opts.controllerMetrics,
+      queue: new WorkQueue({ name: name, metrics: opts.queueMetrics }),
+    });
+  }
+
+  /** start subscribes to both views and starts the workers. */
+  async start(): Promise<void> {
+    const { spec } = this.#opts;
+    this.#cacheWatch = await this.#opts.cache.watch(
+      {
+        cluster: cacheLocation(spec.shard, spec.cluster),
+        group: CACHED_OBJECTS_GROUP,
+        resource: CACHED_OBJECTS_RESOURCE,
+        where: this.#copies.schemaFilter,
+      },
+      {},
+      (event) => this.#onCopyEvent(event.type, event.object),
+    );
+    this.#removeHandler = this.#opts.source.addHandler({
+      add: (obj) => this.#onSource(obj),
+      update: (obj) => this.#onSource(obj),
+      delete: (obj) => this.#onSource(obj, true),
+    });
+    this.#controller.start();
+  }
+
+  /** stop ends both views and waits for running reconciles; copies stay (the parent purges). */
+  async stop(): Promise<void> {
+    this.#removeHandler?.();
+    this.#cacheWatch?.stop();
+    await this.#controller.stop();
+  }
+
+  /** updateSelector applies a new label selector to every source object and copy. */
+  updateSelector(selector: LabelSelector): void {
+    if (selector.toString() === this.#selector.toString()) return;
+    this.#selector = selector;
+    this.#selected.clear();
+    for (const obj of this.#opts.source.list()) this.#onSource(obj);
+    for (const key of this.#copied) this.#controller.enqueue(key);
+  }
+
+  /** counts are the numbers of selected source objects and of copies in the cache. */
+  counts(): ReplicationCounts {
+    return { local: this.#selected.size, cache: this.#copied.size };
+  }
+
+  /** hasSynced tells whether the source view has listed once. */
+  hasSynced(): boolean {
+    return this.#opts.source.hasSynced();
+  }
+
+  #onSource(obj: KubeObject, deleted = false): void {
+    const key = keyOf(obj.metadata.namespace ?? '', obj.metadata.name ?? '');
+    const before = this.#selected.size;
+    if (!deleted && shouldReplicate(obj, this.#selector)) this.#selected.add(key);
+    else this.#selected.delete(key);
+    if (this.#selected.size !== before) this.#opts.onCountsChanged();
+    this.#controller.enqueue(key);
+  }
+
+  #onCopyEvent(type: string, copy: KubeObject): void {
+    const origin = cachedObjectOrigin(copy);
+    if (origin === undefined) {
+      // A copy whose labels were stripped no longer says whose copy it is. That only happens when
+      // someone tampers with the cache, so re-check every object rather than track every name.
+      this.#resync();
+      return;
+    }
+    const key = keyOf(origin.namespace, origin.name);
+    const before = this.#copied.size;
+    if (type === 'DELETED') this.#copied.delete(key);
+    else if (type !== 'BOOKMARK') this.#copied.add(key);
+    if (this.#copied.size !== before) this.#opts.onCountsChanged();
+    this.#controller.enqueue(key);
+  }
+
+  #resync(): void {
+    for (const obj of this.#opts.source.list()) this.#controller.enqueue(keyOf(obj.metadata.namespace ?? '', obj.metadata.name ?? ''));
+  }
+
+  async #reconcile(key: string): Promise<void> {
+    const [namespace, name] = splitKey(key);
+    const { spec, source } = this.#opts;
+    try {
+      await reconcileReplication({
+        getSource: (ns, n) => source.get(spec.cluster, ns, n),
+        getCopy: (ns, n) => this.#copies.find(ns, n),
+        selector: () => this.#selector,
+        desiredCopy: (original, existing) => this.#copies.desired(original, existing),
+        isUpToDate: (existing, desired) => this.#copies.isUpToDate(existing, desired),
+        createCopy: (copy) => this.#copies.create(copy),
+        updateCopy: (copy, existing) => this.#copies.update(copy, existing),
+        deleteCopy: (existing) => this.#copies.delete(existing),
+      }, namespace, name);
+    } catch (err) {
+      // A lost race with a concurrent writer is retried with backoff by the queue; say so quietly.
+      if (isAppError(err, 'Conflict') || isAppError(err, 'AlreadyExists')) this.#opts.log.debug({ key }, 'replication race, retrying');
+      throw err;
+    }
+  }
+}
+
+function keyOf(namespace: string, name: string): string {
+  return `${namespace}/${name}`;
+}
+
+function splitKey(key: string): [string, string] {
+  const slash = key.indexOf('/');
+  return [key.slice(0, slash), key.slice(slash + 1)];
+}

@@ -1,0 +1,20 @@
+// What the replication controller needs of the source side: an informer's store and events.
+// The kube module's Reflector satisfies it; the controller never imports the kube module.
+
+import type { KubeObject } from '../../apimachinery/object-meta.js';
+
+/** SourceHandlers are the informer callbacks; update carries the previous version. */
+export interface SourceHandlers {
+  add?(obj: KubeObject): void;
+  update?(obj: KubeObject, old: KubeObject): void;
+  delete?(obj: KubeObject): void;
+}
+
+/** SourceView is a synced, read-only view of the source objects of one GVR. */
+export interface SourceView {
+  get(cluster: string, namespace: string, name: string): KubeObject | undefined;
+  list(): Iterable<KubeObject>;
+  /** addHandler replays every stored object as add, then delivers changes; it returns the remover. */
+  addHandler(handlers: SourceHandlers): () => void;
+  hasSynced(): boolean;
+}

@@ -1,0 +1,184 @@
+// Untyped reads and writes against one source, as raw JSON. client-node's typed models are
+// avoided on purpose: they turn timestamps into Date objects and drop unknown fields, and the
+// cache must hold each object exactly as the source served it.
+
+import { AppError, isAppError } from '../errors.js';
+import type { GroupVersionResource } from '../apimachinery/gvr.js';
+import type { KubeObject } from '../apimachinery/object-meta.js';
+import { deepFreeze, isPlainObject } from '../apimachinery/object-meta.js';
+import type { SourceConnection } from './source-connection.js';
+import { resourcePath } from './source-connection.js';
+import { sourceRequest } from './source-request.js';
+import type { TransportRequest } from './source-transport.js';
+
+/** ListOptions filter and page a list. */
+export interface ListOptions {
+  readonly labelSelector?: string;
+  readonly limit?: number;
+  readonly continue?: string;
+  readonly signal?: AbortSignal;
+}
+
+/** ListPage is one page of a list; items are deep-frozen and carry apiVersion and kind. */
+export interface ListPage {
+  readonly items: readonly KubeObject[];
+  readonly resourceVersion: string;
+  readonly continue?: string;
+}
+
+/** WriteOptions apply to every write; dryRun runs the source's checks and stores nothing. */
+export interface WriteOptions {
+  readonly dryRun?: boolean;
+}
+
+/** DeleteOptions add the source-side preconditions of a delete. */
+export interface DeleteOptions extends WriteOptions {
+  readonly preconditions?: { readonly uid?: string; readonly resourceVersion?: string };
+}
+
+/** PatchType selects merge patch (RFC 7386) or JSON patch (RFC 6902). */
+export type PatchType = 'merge' | 'json';
+
+const PATCH_CONTENT_TYPES: Readonly<Record<PatchType, string>> = {
+  merge: 'application/merge-patch+json',
+  json: 'application/json-patch+json',
+};
+
+/** LIST_PAGE_SIZE is the page size of listAll, as kubectl and client-go use. */
+export const LIST_PAGE_SIZE = 500;
+
+/** DynamicClient reads and writes any resource of one source; every object it returns is deep-frozen. */
+export class DynamicClient {
+  readonly source: SourceConnection;
+
+  constructor(source: SourceConnection) {
+    this.source = source;
+  }
+
+  /** get reads one object. */
+  async get(cluster: string, gvr: GroupVersionResource, namespace: string | undefined, name: string): Promise<KubeObject> {
+    return this.#object({ method: 'GET', path: resourcePath(this.source, cluster, gvr, namespace, name) });
+  }
+
+  /** list reads one page; cluster undefined lists every logical cluster of a kcp source. */
+  async list(cluster: string | undefined, gvr: GroupVersionResource, opts: ListOptions = {}): Promise<ListPage> {
+    const query = new URLSearchParams();
+    if (opts.labelSelector) query.set('labelSelector', opts.labelSelector);
+    if (opts.limit !== undefined) query.set('limit', String(opts.limit));
+    if (opts.continue) query.set('continue', opts.continue);
+    const path = withQuery(resourcePath(this.source, cluster, gvr), query);
+    const body = await sourceRequest(this.source, { method: 'GET', path, ...(opts.signal ? { signal: opts.signal } : {}) });
+    return deepFreeze(listPageOf(body));
+  }
+
+  /**
+   * listAll reads every page, all at the first page's resourceVersion. A continue token that
+   * expires between pages (410) restarts with one unpaged list, as client-go's pager does.
+   */
+  async listAll(cluster: string | undefined, gvr: GroupVersionResource, opts: Omit<ListOptions, 'limit' | 'continue'> = {}): Promise<ListPage> {
+    const first = await this.list(cluster, gvr, { ...opts, limit: LIST_PAGE_SIZE });
+    const items = [...first.items];
+    let token = first.continue;
+    try {
+      while (token) {
+        const page = await this.list(cluster, gvr, { ...opts, limit: LIST_PAGE_SIZE, continue: token });
+        items.push(...page.items);
+        token = page.continue;
+      }
+    } catch (err) {
+      if (isAppError(err, 'Expired') || isAppError(err, 'Gone')) return this.list(cluster, gvr, opts);
+      throw err;
+    }
+    return deepFreeze({ items, resourceVersion: first.resourceVersion });
+  }
+
+  /** create POSTs a new object. */
+  async create(cluster: string, gvr: GroupVersionResource, namespace: string | undefined, obj: KubeObject, opts: WriteOptions = {}): Promise<KubeObject> {
+    return this.#write('POST', resourcePath(this.source, cluster, gvr, namespace), obj, opts);
+  }
+
+  /** update PUTs a whole object; its name comes from obj, its resourceVersion (if set) is a precondition. */
+  async update(cluster: string, gvr: GroupVersionResource, namespace: string | undefined, obj: KubeObject, opts: WriteOptions = {}): Promise<KubeObject> {
+    return this.#write('PUT', resourcePath(this.source, cluster, gvr, namespace, nameOf(obj)), obj, opts);
+  }
+
+  /** updateStatus PUTs an object's status subresource. */
+  async updateStatus(cluster: string, gvr: GroupVersionResource, namespace: string | undefined, obj: KubeObject, opts: WriteOptions = {}): Promise<KubeObject> {
+    return this.#write('PUT', resourcePath(this.source, cluster, gvr, namespace, nameOf(obj), 'status'), obj, opts);
+  }
+
+  /** patch applies a merge or JSON patch to an object or one of its subresources. */
+  async patch(
+    cluster: string, gvr: GroupVersionResource, namespace: string | undefined, name: string,
+    patch: unknown, type: PatchType, subresource?: string, opts: WriteOptions = {},
+  ): Promise<KubeObject> {
+    const path = withQuery(resourcePath(this.source, cluster, gvr, namespace, name, subresource), writeQuery(opts));
+    return this.#object({ method: 'PATCH', path, body: JSON.stringify(patch), contentType: PATCH_CONTENT_TYPES[type] });
+  }
+
+  /**
+   * delete deletes an object; the answer is the object as deleted (with a deletionTimestamp when
+   * finalizers hold it) or the source's Success Status.
+   */
+  async delete(cluster: string, gvr: GroupVersionResource, namespace: string | undefined, name: string, opts: DeleteOptions = {}): Promise<KubeObject> {
+    const path = withQuery(resourcePath(this.source, cluster, gvr, namespace, name), writeQuery(opts));
+    const body = {
+      kind: 'DeleteOptions', apiVersion: 'v1',
+      ...(opts.preconditions ? { preconditions: opts.preconditions } : {}),
+      ...(opts.dryRun ? { dryRun: ['All'] } : {}),
+    };
+    return this.#object({ method: 'DELETE', path, body: JSON.stringify(body), contentType: 'application/json' });
+  }
+
+  async #write(method: 'POST' | 'PUT', path: string, obj: KubeObject, opts: WriteOptions): Promise<KubeObject> {
+    return this.#object({ method, path: withQuery(path, writeQuery(opts)), body: JSON.stringify(obj), contentType: 'application/json' });
+  }
+
+  async #object(req: TransportRequest): Promise<KubeObject> {
+    const body = await sourceRequest(this.source, req);
+    if (!isPlainObject(body) || !isPlainObject(body['metadata'])) {
+      throw new AppError('InternalError', `source ${this.source.name} answered ${req.method} ${req.path} with something that is not an object`);
+    }
+    return deepFreeze(body as KubeObject);
+  }
+}
+
+/** listPageOf reads a List answer, filling each item's apiVersion and kind from the list's. */
+function listPageOf(body: unknown): ListPage {
+  if (!isPlainObject(body) || !Array.isArray(body['items'])) {
+    throw new AppError('InternalError', 'source answered a list request with something that is not a list');
+  }
+  const meta = isPlainObject(body['metadata']) ? body['metadata'] : {};
+  const apiVersion = typeof body['apiVersion'] === 'string' ? body['apiVersion'] : undefined;
+  const listKind = typeof body['kind'] === 'string' ? body['kind'] : '';
+  const kind = listKind.endsWith('List') ? listKind.slice(0, -'List'.length) : undefined;
+  const items = (body['items'] as unknown[]).filter(isPlainObject).map((item): KubeObject => ({
+    ...(apiVersion !== undefined && item['apiVersion'] === undefined ? { apiVersion } : {}),
+    ...(kind && item['kind'] === undefined ? { kind } : {}),
+    ...item,
+    metadata: isPlainObject(item['metadata']) ? item['metadata'] : {},
+  }));
+  const token = typeof meta['continue'] === 'string' && meta['continue'] !== '' ? meta['continue'] : undefined;
+  return {
+    items,
+    resourceVersion: typeof meta['resourceVersion'] === 'string' ? meta['resourceVersion'] : '',
+    ...(token ? { continue: token } : {}),
+  };
+}
+
+function nameOf(obj: KubeObject): string {
+  const name = obj.metadata.name;
+  if (!name) throw new AppError('BadRequest', 'an object to update needs metadata.name');
+  return name;
+}
+
+function writeQuery(opts: WriteOptions): URLSearchParams {
+  const query = new URLSearchParams();
+  if (opts.dryRun) query.set('dryRun', 'All');
+  return query;
+}
+
+function withQuery(path: string, query: URLSearchParams): string {
+  const text = query.toString();
+  return text === '' ? path : `${path}?${text}`;
+}

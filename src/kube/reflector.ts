@@ -1,0 +1,242 @@
+// cachegate's own informer: list, then watch from the list's resourceVersion, forever. Unlike
+// client-node 1.4.0's ListWatch it keys objects by logical cluster too, and it never gives up:
+// a stream the server ends is re-watched at once, an expired resourceVersion (410) is re-listed,
+// and any other failure is retried with capped exponential backoff (see README.md here).
+
+import type { Logger } from 'pino';
+import type { Registry } from 'prom-client';
+import { isAppError } from '../errors.js';
+import type { GroupVersionResource } from '../apimachinery/gvr.js';
+import { schemaOf } from '../apimachinery/gvr.js';
+import type { KubeObject } from '../apimachinery/object-meta.js';
+import { isPlainObject } from '../apimachinery/object-meta.js';
+import { Backoff } from './backoff.js';
+import type { BackoffOptions } from './backoff.js';
+import type { DynamicClient } from './dynamic-client.js';
+import { InformerCache } from './informer-cache.js';
+import type { InformerHandler } from './informer-cache.js';
+import { informerRestartsCounter } from './informer-metrics.js';
+import type { SourceConnection } from './source-connection.js';
+import { clusterOf, resourcePath } from './source-connection.js';
+import type { WatchStream } from './source-transport.js';
+import { runWatch } from './watch-session.js';
+import type { WatchOutcome } from './watch-session.js';
+
+/** ReflectorOptions configure one reflector; cluster undefined watches every cluster of a kcp source. */
+export interface ReflectorOptions {
+  readonly source: SourceConnection;
+  readonly client: DynamicClient;
+  readonly gvr: GroupVersionResource;
+  readonly cluster: string | undefined;
+  readonly labelSelector?: string;
+  readonly log: Logger;
+  readonly backoff?: BackoffOptions;
+  readonly metrics?: Registry;
+  /** afterList is a test hook that runs between each list and the watch that follows it. */
+  readonly afterList?: () => Promise<void>;
+}
+
+/** WATCH_TIMEOUT_RANGE_S: each watch asks the server to end it after 5–10 minutes, as client-go does, so a silently dead stream cannot last forever. */
+const WATCH_TIMEOUT_RANGE_S = [300, 600] as const;
+
+/** Reflector keeps a store of one resource of one source in step with the source. */
+export class Reflector {
+  readonly source: SourceConnection;
+  readonly gvr: GroupVersionResource;
+  readonly cluster: string | undefined;
+  readonly labelSelector: string | undefined;
+  readonly #opts: ReflectorOptions;
+  readonly #log: Logger;
+  readonly #cache: InformerCache;
+  readonly #backoff: Backoff;
+  readonly #countRestart: () => void;
+  #resourceVersion = '';
+  #started = false;
+  #stopped = false;
+  #synced = false;
+  #lastError: string | undefined = 'not started';
+  #restarts = 0;
+  #stream: WatchStream | undefined;
+  #listAbort: AbortController | undefined;
+  #wake: (() => void) | undefined;
+
+  constructor(opts: ReflectorOptions) {
+    this.#opts = opts;
+    this.source = opts.source;
+    this.gvr = opts.gvr;
+    this.cluster = opts.cluster;
+    this.labelSelector = opts.labelSelector || undefined;
+    const resource = schemaOf(opts.gvr);
+    this.#log = opts.log.child({ source: opts.source.name, resource, cluster: opts.cluster ?? '*' });
+    this.#cache = new InformerCache((obj) => clusterOf(opts.source, obj), this.#log);
+    this.#backoff = new Backoff(opts.backoff);
+    const counter = opts.metrics ? informerRestartsCounter(opts.metrics).labels({ source: opts.source.name, resource }) : undefined;
+    this.#countRestart = () => {
+      this.#restarts += 1;
+      counter?.inc();
+    };
+  }
+
+  /** start begins listing and watching in the background; calling it again does nothing. */
+  start(): void {
+    if (this.#started || this.#stopped) return;
+    this.#started = true;
+    this.#lastError = 'not synced yet';
+    void this.#run();
+  }
+
+  /** stop ends the watch for good; no handler is called after it returns. */
+  stop(): void {
+    this.#stopped = true;
+    this.#cache.silence();
+    this.#stream?.abort();
+    this.#listAbort?.abort();
+    this.#wake?.();
+  }
+
+  /** hasSynced tells whether the first list has been stored (it stays true through reconnects). */
+  hasSynced(): boolean {
+    return this.#synced;
+  }
+
+  /** lastError says why the reflector is not connected right now, or undefined when it is. */
+  lastError(): string | undefined {
+    return this.#lastError;
+  }
+
+  /** restarts counts re-lists and re-watches after errors and expired resourceVersions. */
+  get restarts(): number {
+    return this.#restarts;
+  }
+
+  /** get reads one object from the store. */
+  get(cluster: string, namespace: string | undefined, name: string): KubeObject | undefined {
+    return this.#cache.get(cluster, namespace, name);
+  }
+
+  /** list is a snapshot of every object in the store. */
+  list(): Iterable<KubeObject> {
+    return [...this.#cache.values()];
+  }
+
+  /** addHandler registers a handler and returns its remover; once synced it first replays `add` for every object. */
+  addHandler(handler: InformerHandler): () => void {
+    return this.#cache.addHandler(handler, this.#synced);
+  }
+
+  async #run(): Promise<void> {
+    let relist = true;
+    while (!this.#stopped) {
+      try {
+        if (relist) await this.#list();
+        relist = false;
+        if (this.#stopped) return;
+        const outcome = await this.#watch();
+        if (this.#stopped) return;
+        relist = outcome === 'gone';
+        if (relist) this.#restart('the watch resourceVersion expired (410); relisting');
+        else if (outcome === 'short') await this.#sleep(this.#backoff.next());
+      } catch (err) {
+        if (this.#stopped) return;
+        if (isAppError(err, 'Expired') || isAppError(err, 'Gone')) {
+          relist = true;
+          this.#restart('the list expired (410); relisting');
+          await this.#sleep(this.#backoff.next());
+          continue;
+        }
+        this.#fail(err);
+        await this.#sleep(this.#backoff.next());
+      }
+    }
+  }
+
+  async #list(): Promise<void> {
+    const controller = new AbortController();
+    this.#listAbort = controller;
+    const { client, gvr, cluster } = this.#opts;
+    const page = await client.listAll(cluster, gvr, { labelSelector: this.labelSelector, signal: controller.signal });
+    this.#listAbort = undefined;
+    if (this.#stopped) return;
+    this.#cache.replace(page.items);
+    this.#resourceVersion = page.resourceVersion;
+    this.#synced = true;
+    this.#lastError = undefined;
+    this.#backoff.reset();
+    this.#log.debug({ objects: this.#cache.size, resourceVersion: page.resourceVersion }, 'listed');
+    await this.#opts.afterList?.();
+  }
+
+  #watch(): Promise<WatchOutcome> {
+    return runWatch({
+      transport: this.source.transport,
+      path: resourcePath(this.source, this.cluster, this.gvr),
+      query: this.#watchQuery(),
+      apply: (type, object) => (this.#stopped ? 'closed' : this.#apply(type, object)),
+      firstEvent: () => this.#backoff.reset(),
+      connected: (stream) => {
+        this.#stream = stream;
+        if (this.#stopped) return false;
+        this.#lastError = undefined;
+        return true;
+      },
+    });
+  }
+
+  #watchQuery(): Record<string, string> {
+    const [min, max] = WATCH_TIMEOUT_RANGE_S;
+    const query: Record<string, string> = {
+      resourceVersion: this.#resourceVersion,
+      allowWatchBookmarks: 'true',
+      timeoutSeconds: String(min + Math.floor(Math.random() * (max - min))),
+    };
+    if (this.labelSelector) query['labelSelector'] = this.labelSelector;
+    return query;
+  }
+
+  /** #apply stores one watch event; it returns how the stream must end, if it must. */
+  #apply(type: string, object: unknown): WatchOutcome | Error | undefined {
+    if (!isPlainObject(object)) return undefined;
+    if (type === 'ERROR') {
+      if (object['code'] === 410) return 'gone';
+      const message = typeof object['message'] === 'string' ? object['message'] : JSON.stringify(object);
+      return new Error(`watch error event: ${message}`);
+    }
+    if (!isPlainObject(object['metadata'])) return undefined;
+    const obj = object as KubeObject;
+    if (type === 'ADDED' || type === 'MODIFIED') this.#cache.upsert(obj);
+    else if (type === 'DELETED') this.#cache.remove(obj);
+    else if (type !== 'BOOKMARK') return undefined;
+    const rv = obj.metadata.resourceVersion;
+    if (typeof rv === 'string' && rv !== '') this.#resourceVersion = rv;
+    return undefined;
+  }
+
+  #restart(reason: string): void {
+    this.#countRestart();
+    this.#log.info({ restarts: this.#restarts }, reason);
+  }
+
+  #fail(err: unknown): void {
+    const message = err instanceof Error ? err.message : String(err);
+    this.#lastError = `${this.#describe()}: ${message}`;
+    this.#countRestart();
+    this.#log.warn({ restarts: this.#restarts, err: message }, 'list/watch failed; retrying with backoff');
+  }
+
+  #describe(): string {
+    return `informer for ${schemaOf(this.gvr)} in source ${this.source.name}`;
+  }
+
+  #sleep(ms: number): Promise<void> {
+    if (this.#stopped) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        this.#wake = undefined;
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.#wake = done;
+    });
+  }
+}

@@ -1,0 +1,63 @@
+// One watch stream from open to end, reduced to what the reflector must do next. The stream's
+// end is reported exactly once, however it ends: by the server, by the network, by an event
+// that asks for it (an ERROR event), or by our own abort.
+
+import type { SourceTransport, TransportFailure, WatchStream } from './source-transport.js';
+
+/** WatchOutcome: re-watch at once ('closed'), after a backoff pause ('short'), or relist ('gone'). */
+export type WatchOutcome = 'closed' | 'short' | 'gone';
+
+/** SHORT_WATCH_MS: a stream that ends this quickly without one event is treated like a refusal, so we do not spin. */
+const SHORT_WATCH_MS = 1000;
+
+/** WatchSessionOptions say where to watch and what to do with events. */
+export interface WatchSessionOptions {
+  readonly transport: SourceTransport;
+  readonly path: string;
+  readonly query: Readonly<Record<string, string>>;
+  /** apply handles one event; a returned outcome or Error ends the stream with it. */
+  apply(type: string, object: unknown): WatchOutcome | Error | undefined;
+  /** firstEvent runs when the first event arrives (the connection is healthy). */
+  firstEvent(): void;
+  /** connected runs when the response headers arrived; false aborts at once (the owner stopped). */
+  connected(stream: WatchStream): boolean;
+}
+
+/** runWatch opens a watch and resolves when it ends with what to do next; a failure rejects. */
+export function runWatch(opts: WatchSessionOptions): Promise<WatchOutcome> {
+  return new Promise<WatchOutcome>((resolve, reject) => {
+    let settled = false;
+    let delivered = false;
+    let stream: WatchStream | undefined;
+    const startedAt = Date.now();
+    const settle = (outcome: WatchOutcome | Error): void => {
+      if (settled) return;
+      settled = true;
+      stream?.abort();
+      if (outcome instanceof Error) reject(outcome);
+      else if (outcome === 'closed' && !delivered && Date.now() - startedAt < SHORT_WATCH_MS) resolve('short');
+      else resolve(outcome);
+    };
+    const event = (type: string, object: unknown): void => {
+      if (settled) return;
+      const outcome = opts.apply(type, object);
+      if (outcome !== undefined) return settle(outcome);
+      if (!delivered) {
+        delivered = true;
+        opts.firstEvent();
+      }
+    };
+    const end = (failure: TransportFailure | undefined): void => settle(endOutcome(failure));
+    opts.transport.watch(opts.path, opts.query, { event, end }).then((opened) => {
+      stream = opened;
+      if (settled || !opts.connected(opened)) opened.abort();
+    }, (err: unknown) => settle(err instanceof Error ? err : new Error(String(err))));
+  });
+}
+
+/** endOutcome maps how a stream ended: cleanly or by our own abort → re-watch; 410 → relist; else an error. */
+function endOutcome(failure: TransportFailure | undefined): WatchOutcome | Error {
+  if (failure === undefined || failure.aborted) return 'closed';
+  if (failure.status === 410) return 'gone';
+  return new Error(`watch failed: ${failure.message}`);
+}

@@ -1,0 +1,155 @@
+import { describe, it, expect } from 'vitest';
+import {
+  BY_GROUP_RESOURCE,
+  BY_GVR_AND_LOGICAL_CLUSTER,
+  BY_IDENTITY_AND_GROUP_RESOURCE,
+  BY_ORIGINAL,
+  BY_SCHEMA,
+  BY_SCHEMA_AND_NAME,
+  BY_SOURCE_CLUSTER_AND_SCHEMA,
+  CACHED_OBJECT_INDEXES,
+  groupResourceIndexKey,
+  gvrAndLogicalClusterKey,
+  identityAndGroupResourceKey,
+  originalKey,
+  schemaAndNameKey,
+  schemaIndexKey,
+  sourceClusterAndSchemaKey,
+} from '../../../src/cachedobjects/cached-object-indexes.js';
+import { cachedObjectOrigin } from '../../../src/cachedobjects/cached-object-origin.js';
+import { wrapCachedObject } from '../../../src/cachedobjects/wrap-cached-object.js';
+import type { GroupVersionResource } from '../../../src/apimachinery/gvr.js';
+import type { KubeObject } from '../../../src/apimachinery/object-meta.js';
+import { numbered } from '../apimachinery/numbered.js';
+
+const INSTANCES: GroupVersionResource = { group: 'machines.svm.io', version: 'v1alpha1', resource: 'instances' };
+const CONFIGMAPS: GroupVersionResource = { group: '', version: 'v1', resource: 'configmaps' };
+const LONG_GVR: GroupVersionResource = { group: `${'g'.repeat(50)}.example.com`, version: 'v1', resource: 'widgets' };
+const LONG_NAME = `n${'a'.repeat(80)}`;
+const ID = 'abc123';
+
+function cached(gvr: GroupVersionResource, namespace: string, name: string, identityHash = ID): KubeObject {
+  const original: KubeObject = { metadata: { name, ...(namespace ? { namespace } : {}), uid: 'u', resourceVersion: '1' } };
+  return wrapCachedObject({ original, gvr, shard: 'shard-1', cluster: 'root:org', identityHash, name: 'irrelevant' });
+}
+
+function keys(obj: KubeObject): Record<string, readonly string[]> {
+  return Object.fromEntries(CACHED_OBJECT_INDEXES.map(({ name, fn }) => [name, fn(obj)]));
+}
+
+describe('CachedObject index keys', () => {
+  const cases = numbered([
+    {
+      name: 'cluster-scoped custom resource',
+      obj: cached(INSTANCES, '', 'web-server-1'),
+      want: {
+        [BY_GVR_AND_LOGICAL_CLUSTER]: ['v1alpha1.instances.machines.svm.io|root:org'],
+        [BY_IDENTITY_AND_GROUP_RESOURCE]: ['abc123|instances.machines.svm.io'],
+        [BY_GROUP_RESOURCE]: ['instances.machines.svm.io'],
+        [BY_SCHEMA]: ['v1alpha1.instances.machines.svm.io'],
+        [BY_SCHEMA_AND_NAME]: ['v1alpha1.instances.machines.svm.io|web-server-1'],
+        [BY_ORIGINAL]: ['shard-1|root:org|v1alpha1.instances.machines.svm.io|web-server-1'],
+        [BY_SOURCE_CLUSTER_AND_SCHEMA]: ['shard-1|root:org|v1alpha1.instances.machines.svm.io'],
+      },
+    },
+    {
+      name: 'namespaced core configmap',
+      obj: cached(CONFIGMAPS, 'team-a', 'settings'),
+      want: {
+        [BY_GVR_AND_LOGICAL_CLUSTER]: ['v1.configmaps.core|root:org'],
+        [BY_IDENTITY_AND_GROUP_RESOURCE]: ['abc123|configmaps.core'],
+        [BY_GROUP_RESOURCE]: ['configmaps.core'],
+        [BY_SCHEMA]: ['v1.configmaps.core'],
+        [BY_SCHEMA_AND_NAME]: ['v1.configmaps.core|team-a/settings'],
+        [BY_ORIGINAL]: ['shard-1|root:org|v1.configmaps.core|team-a/settings'],
+        [BY_SOURCE_CLUSTER_AND_SCHEMA]: ['shard-1|root:org|v1.configmaps.core'],
+      },
+    },
+    {
+      name: 'hashed labels are read back in full from annotations',
+      obj: cached(LONG_GVR, 'team-a', LONG_NAME),
+      want: {
+        [BY_GVR_AND_LOGICAL_CLUSTER]: [`v1.widgets.${LONG_GVR.group}|root:org`],
+        [BY_IDENTITY_AND_GROUP_RESOURCE]: [`abc123|widgets.${LONG_GVR.group}`],
+        [BY_GROUP_RESOURCE]: [`widgets.${LONG_GVR.group}`],
+        [BY_SCHEMA]: [`v1.widgets.${LONG_GVR.group}`],
+        [BY_SCHEMA_AND_NAME]: [`v1.widgets.${LONG_GVR.group}|team-a/${LONG_NAME}`],
+        [BY_ORIGINAL]: [`shard-1|root:org|v1.widgets.${LONG_GVR.group}|team-a/${LONG_NAME}`],
+        [BY_SOURCE_CLUSTER_AND_SCHEMA]: [`shard-1|root:org|v1.widgets.${LONG_GVR.group}`],
+      },
+    },
+    {
+      name: 'no identity → not in the identity index',
+      obj: cached(CONFIGMAPS, 'team-a', 'settings', ''),
+      want: {
+        [BY_GVR_AND_LOGICAL_CLUSTER]: ['v1.configmaps.core|root:org'],
+        [BY_IDENTITY_AND_GROUP_RESOURCE]: [],
+        [BY_GROUP_RESOURCE]: ['configmaps.core'],
+        [BY_SCHEMA]: ['v1.configmaps.core'],
+        [BY_SCHEMA_AND_NAME]: ['v1.configmaps.core|team-a/settings'],
+        [BY_ORIGINAL]: ['shard-1|root:org|v1.configmaps.core|team-a/settings'],
+        [BY_SOURCE_CLUSTER_AND_SCHEMA]: ['shard-1|root:org|v1.configmaps.core'],
+      },
+    },
+    {
+      name: 'not a CachedObject → in no index',
+      obj: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x', namespace: 'y' } } as KubeObject,
+      want: Object.fromEntries(CACHED_OBJECT_INDEXES.map(({ name }) => [name, []])),
+    },
+  ]);
+
+  it.each(cases)('case $n: $name', ({ obj, want }) => {
+    expect(keys(obj)).toEqual(want);
+  });
+});
+
+describe('CachedObject index key builders match the index functions', () => {
+  const cases = numbered([
+    { name: 'cluster-scoped custom resource', gvr: INSTANCES, namespace: '', object: 'web-server-1' },
+    { name: 'namespaced core configmap', gvr: CONFIGMAPS, namespace: 'team-a', object: 'settings' },
+    { name: 'hashed labels', gvr: LONG_GVR, namespace: 'team-a', object: LONG_NAME },
+  ]);
+
+  it.each(cases)('case $n: $name', ({ gvr, namespace, object }) => {
+    const got = keys(cached(gvr, namespace, object));
+    const ref = { shard: 'shard-1', cluster: 'root:org', schema: gvr, namespace, name: object };
+    expect(got[BY_GVR_AND_LOGICAL_CLUSTER]).toEqual([gvrAndLogicalClusterKey(gvr, 'root:org')]);
+    expect(got[BY_IDENTITY_AND_GROUP_RESOURCE]).toEqual([identityAndGroupResourceKey(ID, gvr)]);
+    expect(got[BY_GROUP_RESOURCE]).toEqual([groupResourceIndexKey(gvr)]);
+    expect(got[BY_SCHEMA]).toEqual([schemaIndexKey(gvr)]);
+    expect(got[BY_SCHEMA_AND_NAME]).toEqual([schemaAndNameKey(gvr, namespace, object)]);
+    expect(got[BY_ORIGINAL]).toEqual([originalKey(ref)]);
+    expect(got[BY_SOURCE_CLUSTER_AND_SCHEMA]).toEqual([sourceClusterAndSchemaKey('shard-1', 'root:org', gvr)]);
+  });
+
+  it('case 4: builders accept a schema string as well as a GVR', () => {
+    expect(schemaIndexKey('v1.configmaps.core')).toBe(schemaIndexKey(CONFIGMAPS));
+    expect(gvrAndLogicalClusterKey('v1.configmaps.core', 'root')).toBe(gvrAndLogicalClusterKey(CONFIGMAPS, 'root'));
+    expect(schemaAndNameKey('v1.configmaps.core', 'a', 'b')).toBe('v1.configmaps.core|a/b');
+  });
+
+  it('case 5: index names are unique', () => {
+    expect(new Set(CACHED_OBJECT_INDEXES.map(({ name }) => name)).size).toBe(7);
+  });
+});
+
+describe('cachedObjectOrigin', () => {
+  it('case 1: reads the full origin, core group back to empty', () => {
+    expect(cachedObjectOrigin(cached(CONFIGMAPS, 'team-a', 'settings'))).toEqual({
+      shard: 'shard-1',
+      cluster: 'root:org',
+      identityHash: ID,
+      schema: 'v1.configmaps.core',
+      gvr: CONFIGMAPS,
+      namespace: 'team-a',
+      name: 'settings',
+    });
+  });
+
+  it('case 2: hashed values come back in full', () => {
+    const origin = cachedObjectOrigin(cached(LONG_GVR, '', LONG_NAME));
+    expect(origin?.gvr).toEqual(LONG_GVR);
+    expect(origin?.name).toBe(LONG_NAME);
+    expect(origin?.namespace).toBe('');
+  });
+});

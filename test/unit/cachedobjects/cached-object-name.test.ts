@@ -1,0 +1,83 @@
+import { describe, it, expect } from 'vitest';
+import { createHash } from 'node:crypto';
+import { cachedObjectName, hashedName } from '../../../src/cachedobjects/cached-object-name.js';
+import { sha256Base36 } from '../../../src/cachedobjects/sha256-base36.js';
+import type { GroupVersionResource } from '../../../src/apimachinery/gvr.js';
+import { isDNS1123Subdomain } from '../../../src/apimachinery/validation.js';
+import { numbered } from '../apimachinery/numbered.js';
+import { thrown } from '../../helpers/thrown.js';
+
+const INSTANCES: GroupVersionResource = { group: 'machines.svm.io', version: 'v1alpha1', resource: 'instances' };
+const CONFIGMAPS: GroupVersionResource = { group: '', version: 'v1', resource: 'configmaps' };
+const LONG_NAME = `n${'a'.repeat(250)}`;
+
+describe('sha256Base36', () => {
+  const cases = numbered([
+    { name: 'empty string', text: '', want: '5oaq0bjhj6un82wg98mgigso5q7qlhc63je4gw7ivixqqhkd3p' },
+    { name: 'hash input of a configmap', text: 'core/v1/configmaps/team-a/settings', want: '5olf26w0o6jg5j3h094nkcrccv5u7np518pkm9ruuerzxzge9' },
+  ]);
+
+  it.each(cases)('case $n: $name', ({ text, want }) => {
+    expect(sha256Base36(text)).toBe(want);
+    const digest = createHash('sha256').update(text).digest('hex');
+    expect(BigInt(`0x${digest}`).toString(36)).toBe(want);
+  });
+});
+
+describe('cachedObjectName readable names', () => {
+  const cases = numbered([
+    { name: 'cluster-scoped seed example', gvr: INSTANCES, namespace: '', object: 'web-server-1', want: 'v1alpha1.instances.machines.svm.io.web-server-1' },
+    { name: 'namespaced configmap uses core', gvr: CONFIGMAPS, namespace: 'team-a', object: 'settings', want: 'v1.configmaps.core.team-a.settings' },
+    { name: 'name with dots', gvr: CONFIGMAPS, namespace: 'ns', object: 'a.b.c', want: 'v1.configmaps.core.ns.a.b.c' },
+  ]);
+
+  it.each(cases)('case $n: $name', ({ gvr, namespace, object, want }) => {
+    expect(cachedObjectName(gvr, namespace, object)).toBe(want);
+    expect(cachedObjectName(gvr, namespace, object, () => false)).toBe(want);
+  });
+});
+
+describe('cachedObjectName hashed names', () => {
+  const cases = numbered([
+    { name: 'longer than 253 characters', gvr: INSTANCES, namespace: '', object: LONG_NAME, taken: [] as string[] },
+    { name: 'namespaced and too long', gvr: CONFIGMAPS, namespace: 'team-a', object: LONG_NAME, taken: [] },
+    { name: 'readable name taken by another original', gvr: INSTANCES, namespace: '', object: 'web-server-1', taken: ['v1alpha1.instances.machines.svm.io.web-server-1'] },
+    { name: 'not a valid object name (colon)', gvr: { group: 'rbac.authorization.k8s.io', version: 'v1', resource: 'clusterroles' }, namespace: '', object: 'system:admin', taken: [] },
+  ]);
+
+  it.each(cases)('case $n: $name', ({ gvr, namespace, object, taken }) => {
+    const got = cachedObjectName(gvr, namespace, object, (candidate) => taken.includes(candidate));
+    expect(got).toBe(hashedName(gvr, namespace, object));
+    expect(got.length).toBeLessThanOrEqual(253);
+    expect(isDNS1123Subdomain(got)).toEqual([]);
+  });
+
+  it('case 5: hashed name is `<schema>.<base36 sha256 of group/version/resource/namespace/name>`', () => {
+    expect(hashedName(CONFIGMAPS, 'team-a', 'settings')).toBe(`v1.configmaps.core.${sha256Base36('core/v1/configmaps/team-a/settings')}`);
+    expect(hashedName(INSTANCES, '', 'x')).toBe(`v1alpha1.instances.machines.svm.io.${sha256Base36('machines.svm.io/v1alpha1/instances//x')}`);
+  });
+
+  it('case 6: deterministic, and different inputs give different names', () => {
+    expect(hashedName(INSTANCES, '', LONG_NAME)).toBe(hashedName(INSTANCES, '', LONG_NAME));
+    const names = new Set([
+      hashedName(INSTANCES, '', LONG_NAME),
+      hashedName(INSTANCES, '', `${LONG_NAME}b`),
+      hashedName(INSTANCES, 'ns', LONG_NAME),
+      hashedName({ ...INSTANCES, version: 'v1' }, '', LONG_NAME),
+      hashedName(CONFIGMAPS, 'a', 'bc'),
+      hashedName(CONFIGMAPS, 'ab', 'c'),
+    ]);
+    expect(names.size).toBe(6);
+  });
+
+  it('case 7: even the hashed name taken → InternalError', () => {
+    const err = thrown(() => cachedObjectName(INSTANCES, '', 'web-server-1', () => true));
+    expect(err.code).toBe('InternalError');
+    expect(err.message).toContain('taken');
+  });
+
+  it('case 8: a schema too long for any name → InternalError', () => {
+    const gvr = { group: `${'g'.repeat(60)}.${'h'.repeat(60)}.${'i'.repeat(60)}.example.com`, version: 'v1', resource: 'r'.repeat(50) };
+    expect(thrown(() => cachedObjectName(gvr, '', 'x'.repeat(20))).code).toBe('InternalError');
+  });
+});

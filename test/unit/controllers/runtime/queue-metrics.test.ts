@@ -1,0 +1,101 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { Counter, Registry } from 'prom-client';
+import { createControllerMetrics } from '../../../../src/controllers/runtime/controller-metrics.js';
+import { createQueueMetrics } from '../../../../src/controllers/runtime/queue-metrics.js';
+import { ItemExponentialRateLimiter } from '../../../../src/controllers/runtime/rate-limiter.js';
+import { WorkQueue } from '../../../../src/controllers/runtime/work-queue.js';
+import { metricValue } from './helpers.js';
+
+const P = 'cachegate_workqueue_';
+
+describe('queue metrics', () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  it('case 1: registers the workqueue metrics with a name label', async () => {
+    const registry = new Registry();
+    createQueueMetrics(registry);
+    const names = (await registry.getMetricsAsJSON()).map((m) => m.name).sort();
+    expect(names).toEqual([`${P}adds_total`, `${P}depth`, `${P}queue_duration_seconds`, `${P}retries_total`, `${P}work_duration_seconds`]);
+  });
+
+  it('case 2: creating them twice on one registry reuses the metrics and both feed them', async () => {
+    const registry = new Registry();
+    const one = createQueueMetrics(registry);
+    const two = createQueueMetrics(registry);
+    one.added('q');
+    two.added('q');
+    expect(await metricValue(registry, `${P}adds_total`, { name: 'q' })).toBe(2);
+  });
+
+  it('case 3: counts adds, depth, retries and durations of one queue', async () => {
+    const registry = new Registry();
+    let now = 0;
+    const queue = new WorkQueue({ name: 'q', metrics: createQueueMetrics(registry), rateLimiter: new ItemExponentialRateLimiter(5, 100), now: () => now });
+    queue.add('a');
+    queue.add('a'); // deduplicated: not an add
+    queue.add('b');
+    expect(await metricValue(registry, `${P}adds_total`, { name: 'q' })).toBe(2);
+    expect(await metricValue(registry, `${P}depth`, { name: 'q' })).toBe(2);
+    now = 250;
+    const item = await queue.get();
+    expect(await metricValue(registry, `${P}depth`, { name: 'q' })).toBe(1);
+    now = 1250;
+    queue.done(item ?? '');
+    const [queued, worked] = await Promise.all([
+      registry.getSingleMetricAsString(`${P}queue_duration_seconds`),
+      registry.getSingleMetricAsString(`${P}work_duration_seconds`),
+    ]);
+    expect(queued).toContain(`${P}queue_duration_seconds_sum{name="q"} 0.25`);
+    expect(worked).toContain(`${P}work_duration_seconds_sum{name="q"} 1`);
+  });
+
+  it('case 4: every addRateLimited counts a retry', async () => {
+    const registry = new Registry();
+    const queue = new WorkQueue({ name: 'q', metrics: createQueueMetrics(registry), rateLimiter: new ItemExponentialRateLimiter(5, 100) });
+    queue.addRateLimited('a');
+    queue.addRateLimited('a');
+    queue.addRateLimited('b');
+    queue.addAfter('c', 5); // a plain delay is not a retry
+    expect(await metricValue(registry, `${P}retries_total`, { name: 'q' })).toBe(3);
+    await vi.advanceTimersByTimeAsync(10);
+    expect(await metricValue(registry, `${P}adds_total`, { name: 'q' })).toBe(3);
+    queue.shutDown();
+  });
+
+  it('case 5: two queues share one registry under their own names', async () => {
+    const registry = new Registry();
+    const metrics = createQueueMetrics(registry);
+    const a = new WorkQueue({ name: 'a', metrics });
+    const b = new WorkQueue({ name: 'b', metrics: createQueueMetrics(registry) });
+    a.add('x');
+    b.add('x');
+    b.add('y');
+    expect(await metricValue(registry, `${P}adds_total`, { name: 'a' })).toBe(1);
+    expect(await metricValue(registry, `${P}adds_total`, { name: 'b' })).toBe(2);
+  });
+
+  it('case 6: a name taken by another metric type is reported, not silently reused', () => {
+    const registry = new Registry();
+    new Counter({ name: `${P}depth`, help: 'not a gauge', registers: [registry] });
+    expect(() => createQueueMetrics(registry)).toThrow(/already registered with another type/);
+  });
+});
+
+describe('controller metrics', () => {
+  it('case 1: counts results and errors per controller, reusing the metrics', async () => {
+    const registry = new Registry();
+    const one = createControllerMetrics(registry);
+    const two = createControllerMetrics(registry);
+    one.reconciled('c', 'success');
+    two.reconciled('c', 'error');
+    two.reconciled('c', 'requeue_after');
+    two.reconciled('d', 'error');
+    const total = 'cachegate_controller_reconcile_total';
+    const errors = 'cachegate_controller_reconcile_errors_total';
+    expect(await metricValue(registry, total, { controller: 'c' })).toBe(3);
+    expect(await metricValue(registry, total, { controller: 'c', result: 'error' })).toBe(1);
+    expect(await metricValue(registry, errors, { controller: 'c' })).toBe(1);
+    expect(await metricValue(registry, errors, { controller: 'd' })).toBe(1);
+  });
+});
