@@ -52,11 +52,7 @@ export class SourceTransport {
   private constructor(kubeConfig: KubeConfig) {
     const cluster = kubeConfig.getCurrentCluster();
     if (!cluster) throw new Error(`no cluster for context "${kubeConfig.getCurrentContext()}"`);
-    // client-node would refuse this on every request; say so once, when the source is configured.
-    if (cluster.server.startsWith('http:') && !cluster.skipTLSVerify) {
-      throw new Error(`cluster "${cluster.name}" uses plain http, which needs insecure-skip-tls-verify: true`);
-    }
-    this.#kubeConfig = kubeConfig;
+    this.#kubeConfig = cluster.server.startsWith('http:') && !cluster.skipTLSVerify ? withoutTlsVerify(kubeConfig) : kubeConfig;
     this.server = cluster.server.replace(/\/+$/, '');
   }
 
@@ -137,4 +133,20 @@ function failureOf(err: unknown, aborting: boolean): TransportFailure {
   const status = typeof err === 'object' && err !== null ? (err as { statusCode?: unknown }).statusCode : undefined;
   const aborted = aborting || (err instanceof Error && err.name === 'AbortError');
   return typeof status === 'number' ? { message: `HTTP ${status} ${message}`, status, aborted } : { message, aborted };
+}
+
+/**
+ * withoutTlsVerify marks the current cluster as not verifying TLS. client-node refuses a plain
+ * http server otherwise, although there is no TLS to verify; kubectl accepts such kubeconfigs.
+ */
+function withoutTlsVerify(kubeConfig: KubeConfig): KubeConfig {
+  const current = kubeConfig.getCurrentCluster()?.name;
+  const relaxed = new KubeConfig();
+  relaxed.loadFromOptions({
+    clusters: kubeConfig.clusters.map((c) => (c.name === current ? { ...c, skipTLSVerify: true } : c)),
+    users: kubeConfig.users,
+    contexts: kubeConfig.contexts,
+    currentContext: kubeConfig.getCurrentContext(),
+  });
+  return relaxed;
 }

@@ -1,0 +1,95 @@
+// A second cachegate as a remote `kcp` source, reached through a kubeconfig: down at start (the
+// embedded source replicates regardless and readiness names the remote), caught up once it
+// comes up, and exact after its watch streams are cut while objects change.
+
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { crd, eventually, request } from '../helpers/kube-http.js';
+import { freePort } from '../helpers/process.js';
+import { CCRS, cachedObjects, ccr } from '../helpers/replication.js';
+import { startTestApp } from '../helpers/test-app.js';
+import type { TestApp } from '../helpers/test-app.js';
+
+const CRDS = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
+const GVR = { group: 'remote.example.com', version: 'v1', resource: 'things' };
+
+function kubeconfigFor(port: number): string {
+  const path = join(mkdtempSync(join(tmpdir(), 'cachegate-kubeconfig-')), 'config');
+  writeFileSync(path, [
+    'apiVersion: v1',
+    'kind: Config',
+    'clusters: [{name: remote, cluster: {server: "http://127.0.0.1:' + port + '"}}]',
+    'users: [{name: anonymous, user: {}}]',
+    'contexts: [{name: remote, context: {cluster: remote, user: anonymous}}]',
+    'current-context: remote',
+  ].join('\n'));
+  return path;
+}
+
+async function readyz(app: TestApp): Promise<{ status: number; text: string }> {
+  const res = await fetch(`${app.url}/readyz?verbose`);
+  return { status: res.status, text: await res.text() };
+}
+
+async function seed(base: string): Promise<void> {
+  expect((await request('POST', `${base}${CRDS}`, crd({ group: GVR.group, plural: GVR.resource, kind: 'Thing', versions: [GVR.version] }))).status).toBe(201);
+  expect((await request('POST', `${base}${CCRS}`, ccr('things', GVR))).status).toBe(201);
+}
+
+describe('a remote kcp source through a kubeconfig', () => {
+  let local: TestApp;
+  let remote: TestApp | undefined;
+  let remotePort: number;
+
+  beforeAll(async () => {
+    remotePort = await freePort();
+    local = await startTestApp({ sources: [{ name: 'remote', kind: 'kcp', kubeconfig: kubeconfigFor(remotePort) }] });
+  });
+  afterAll(async () => {
+    await remote?.stop();
+    await local?.stop();
+  });
+
+  it('case 1: while the remote is down, readiness names it and the embedded source still replicates', async () => {
+    await eventually(async () => {
+      const ready = await readyz(local);
+      expect(ready.status).toBe(503);
+      expect(ready.text).toMatch(/\[-\]source:remote failed: .+/);
+      expect(ready.text).toContain('[+]source:embedded ok');
+    });
+    await seed(local.clusterUrl('root'));
+    await request('POST', `${local.clusterUrl('root')}/apis/remote.example.com/v1/things`, { metadata: { name: 'local-1' } });
+    await eventually(async () => expect((await cachedObjects(local.url, '', 'embedded', 'root')).map((c) => c.metadata.name)).toEqual(['v1.things.remote.example.com.local-1']));
+  });
+
+  it('case 2: when the remote comes up, its objects are replicated under its shard and readiness passes', async () => {
+    remote = await startTestApp({ port: remotePort, watch: { timeoutSeconds: 1 } });
+    const base = remote.clusterUrl('root');
+    await seed(base);
+    for (let i = 0; i < 5; i++) await request('POST', `${base}/apis/remote.example.com/v1/things`, { metadata: { name: `remote-${i}` } });
+    await eventually(async () => {
+      expect(await cachedObjects(local.url, '', 'remote', 'root')).toHaveLength(5);
+      expect((await readyz(local)).status).toBe(200);
+    }, 20_000);
+  });
+
+  it('case 3: with watch streams cut every second during writes, the cache ends equal to the source', async () => {
+    const things = `${remote!.clusterUrl('root')}/apis/remote.example.com/v1/things`;
+    const deadline = Date.now() + 3500;
+    for (let i = 0; Date.now() < deadline; i++) {
+      await request('POST', things, { metadata: { name: `churn-${i}` }, spec: { i } });
+      if (i % 3 === 0) await request('PATCH', `${things}/remote-${i % 5}`, { spec: { touched: i } }, 'application/merge-patch+json');
+      if (i % 4 === 1) await request('DELETE', `${things}/churn-${i - 1}`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    await eventually(async () => {
+      const source = (await request('GET', things)).body.items as Array<{ metadata: { name: string; resourceVersion: string } }>;
+      const copies = await cachedObjects(local.url, '', 'remote', 'root');
+      const want = source.map((o) => `${o.metadata.name}@${o.metadata.resourceVersion}`).sort();
+      const got = copies.map((c) => `${c.spec.raw.metadata.name}@${c.metadata.annotations['cache.kcp.io/original-resource-version']}`).sort();
+      expect(got).toEqual(want);
+    }, 20_000);
+  });
+});
