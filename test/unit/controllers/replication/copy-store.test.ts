@@ -12,6 +12,7 @@ import { parseLabelSelector } from '../../../../src/apimachinery/label-selector.
 import { createCacheStore } from '../../../../src/app/cache-store.js';
 import { cacheLocation } from '../../../../src/cachedobjects/cache-location.js';
 import { cachedObjectName, hashedName } from '../../../../src/cachedobjects/cached-object-name.js';
+import { BY_ORIGINAL, originalKey } from '../../../../src/cachedobjects/cached-object-indexes.js';
 import { CACHED_OBJECTS_GROUP, CACHED_OBJECTS_RESOURCE } from '../../../../src/cachedobjects/cached-object-resource.js';
 import { unwrapCachedObject, wrapCachedObject } from '../../../../src/cachedobjects/wrap-cached-object.js';
 import { CopyStore } from '../../../../src/controllers/replication/copy-store.js';
@@ -174,9 +175,10 @@ describe('CopyStore', () => {
     const repaired = await cache.get(keyOf(`${SCHEMA}.web-1`));
     expect(repaired.metadata.labels).toEqual(desired.metadata.labels);
     expect(copies.isUpToDate(repaired, desired)).toBe(true);
-    // Now the index finds it again.
-    const list = await cache.list(ref());
-    expect(list.items).toHaveLength(1);
+    // The repaired copy is indexed again.
+    const value = originalKey({ shard: 'embedded', cluster: 'root', schema: GVR, namespace: '', name: 'web-1' });
+    const indexed = await cache.list(ref(), { index: { name: BY_ORIGINAL, value } });
+    expect(indexed.items.map((o) => o.metadata.name)).toEqual([`${SCHEMA}.web-1`]);
   });
 
   it('create stores the copy; creating it twice is AlreadyExists', async () => {
