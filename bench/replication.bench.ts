@@ -151,6 +151,7 @@ async function syncRun(n: number, timeoutMs: number, measureHeap: boolean): Prom
 
   // A synchronous cache watch times the first and the last copy exactly, even while the event
   // loop is too busy for the poll below to run; the loop-delay monitor shows how busy it is.
+  let t0 = 0;
   let added = 0;
   let firstAddMs: number | undefined;
   let lastAddMs: number | undefined;
@@ -163,7 +164,7 @@ async function syncRun(n: number, timeoutMs: number, measureHeap: boolean): Prom
   });
   const loopDelay = monitorEventLoopDelay({ resolution: 10 });
   loopDelay.enable();
-  const t0 = performance.now();
+  t0 = performance.now();
   const res = await request('POST', `${root}${CCRS}`, ccr(CCR_NAME, { group: GROUP, version: VERSION, resource: RESOURCE }, SELECTED));
   if (res.status !== 201) throw new Error(`CCR create failed: ${res.status} ${JSON.stringify(res.body)}`);
   let syncMs: number | undefined;

@@ -1,0 +1,76 @@
+// Changing a ClusterCachedResource's spec, and reading the cache with kubectl.
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { crd, eventually, request } from '../helpers/kube-http.js';
+import { kubectlFor } from '../helpers/kubectl.js';
+import { CCRS, cachedObjects, ccr, namesOf } from '../helpers/replication.js';
+import { startTestApp } from '../helpers/test-app.js';
+import type { TestApp } from '../helpers/test-app.js';
+
+const CRDS = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
+const INSTANCES = { group: 'machines.svm.io', version: 'v1alpha1', resource: 'instances' };
+const SCHEMA = 'v1alpha1.instances.machines.svm.io';
+
+describe('changes to a ClusterCachedResource', () => {
+  let app: TestApp;
+  let root: string;
+
+  beforeAll(async () => {
+    app = await startTestApp();
+    root = app.clusterUrl('root');
+    await request('POST', `${root}${CRDS}`, crd({ group: 'machines.svm.io', plural: 'instances', kind: 'Instance' }));
+    const instances = `${root}/apis/machines.svm.io/v1alpha1/instances`;
+    for (const [name, tier] of [['web-1', 'web'], ['web-2', 'web'], ['db-1', 'db']] as const) {
+      await request('POST', instances, { metadata: { name, labels: { tier, 'app.kubernetes.io/part-of': 'instances' } } });
+    }
+    await request('POST', `${root}/api/v1/namespaces/default/configmaps`, { metadata: { name: 'cm-1' } });
+    await request('POST', `${root}/api/v1/namespaces/default/secrets`, { metadata: { name: 'secret-1' }, stringData: { a: 'b' } });
+  });
+  afterAll(async () => app?.stop());
+
+  it('case 1: changing the label selector re-evaluates every object', async () => {
+    await request('POST', `${root}${CCRS}`, ccr('instances', INSTANCES, { tier: 'web' }));
+    await eventually(async () => expect(namesOf(await cachedObjects(app.url, '', 'embedded', 'root'))).toEqual([`${SCHEMA}.web-1`, `${SCHEMA}.web-2`]));
+    const patched = await request('PATCH', `${root}${CCRS}/instances`, { spec: { labelSelector: { matchLabels: { tier: 'db' } } } }, 'application/merge-patch+json');
+    expect(patched.status).toBe(200);
+    await eventually(async () => {
+      expect(namesOf(await cachedObjects(app.url, '', 'embedded', 'root'))).toEqual([`${SCHEMA}.db-1`]);
+      expect((await request('GET', `${root}${CCRS}/instances`)).body.status.resourceCounts).toEqual({ local: 1, cache: 1 });
+    });
+  });
+
+  it('case 2: matchExpressions are honoured', async () => {
+    await request('PATCH', `${root}${CCRS}/instances`, {
+      spec: { labelSelector: { matchLabels: null, matchExpressions: [{ key: 'tier', operator: 'In', values: ['web', 'db'] }] } },
+    }, 'application/merge-patch+json');
+    await eventually(async () => expect(await cachedObjects(app.url, '', 'embedded', 'root')).toHaveLength(3));
+  });
+
+  it('case 3: changing the GVR stops the old replication and purges its copies', async () => {
+    await request('POST', `${root}${CCRS}`, ccr('core', { group: '', version: 'v1', resource: 'configmaps' }));
+    await eventually(async () => expect(namesOf(await cachedObjects(app.url, '?labelSelector=cache.kcp.io/object-group%3Dcore'))).toEqual(['v1.configmaps.core.default.cm-1']));
+    await request('PATCH', `${root}${CCRS}/core`, { spec: { resource: 'secrets' } }, 'application/merge-patch+json');
+    // Only namespace default: the secrets of kcp-system (identity secrets) are replicated too.
+    const inDefault = '?labelSelector=cache.kcp.io/object-group%3Dcore,cache.kcp.io/object-original-namespace%3Ddefault';
+    await eventually(async () => {
+      expect(namesOf(await cachedObjects(app.url, inDefault))).toEqual(['v1.secrets.core.default.secret-1']);
+      const status = (await request('GET', `${root}${CCRS}/core`)).body;
+      expect(status.metadata.annotations['cache.kcp.io/resource-kind']).toBe('Secret');
+      const secrets = (await request('GET', `${root}/api/v1/secrets`)).body.items.length;
+      expect(status.status.resourceCounts).toEqual({ local: secrets, cache: secrets });
+    });
+  });
+
+  it('case 4: kubectl lists CachedObjects through the cache API with a label selector', async () => {
+    const kubectl = kubectlFor(`${app.url}/services/cache/shards/*/clusters/*`);
+    const out = await kubectl.ok(['get', 'cachedobjects', '-l', `cache.kcp.io/object-schema=${SCHEMA}`]);
+    expect(out.split('\n')[0]).toMatch(/^NAME\s+AGE$/);
+    expect(out.trim().split('\n').slice(1).map((l) => l.split(/\s+/)[0]).sort()).toEqual([`${SCHEMA}.db-1`, `${SCHEMA}.web-1`, `${SCHEMA}.web-2`]);
+    const yaml = await kubectl.ok(['get', 'cachedobject', `${SCHEMA}.web-1`, '-o', 'yaml']);
+    expect(yaml).toContain('kind: CachedObject');
+    expect(yaml).toContain('cache.kcp.io/object-original-name: web-1');
+    const refused = await kubectl.run(['delete', 'cachedobject', `${SCHEMA}.web-1`]);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain('MethodNotAllowed');
+  });
+});
