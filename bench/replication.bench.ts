@@ -13,6 +13,7 @@ import { request, crd } from '../test/helpers/kube-http.js';
 import { CCRS, ccr } from '../test/helpers/replication.js';
 import { startTestApp } from '../test/helpers/test-app.js';
 import type { TestApp } from '../test/helpers/test-app.js';
+import { PhaseProfiler } from './lib/cpu-profile.js';
 import type { KubeObject } from '../src/apimachinery/object-meta.js';
 import { cacheLocation } from '../src/cachedobjects/cache-location.js';
 import { ORIGINAL_RESOURCE_VERSION_ANNOTATION } from '../src/cachedobjects/cached-object-annotations.js';
@@ -28,6 +29,31 @@ const LAG_P99_GOAL_MS = 50;
 /** N2 runs only when the N run predicts it finishes within this. */
 const N2_BUDGET_MS = 120_000;
 const POLL_MS = 10;
+/** CPU_PROF=<dir> profiles the N sync and the lag phase in-process and prints where the time goes. */
+const profiler = process.env.CPU_PROF ? new PhaseProfiler(process.env.CPU_PROF) : undefined;
+const PROFILE_GROUPS: Readonly<Record<string, RegExp>> = {
+  'embedded API server (src/apiserver: list pages, watch stream encoding)': /src\/apiserver\//,
+  'fastify / light-my-request / avvio': /(^| )fastify|find-my-way|avvio/,
+  'HTTP client (node-fetch, client-node Watch, byline)': /node-fetch|@kubernetes\/client-node|byline/,
+  'node: http/net/stream internals': / node:(_http|http|net|internal\/(streams|http|net|stream_base))/,
+  'reflector + informer cache (src/kube)': /src\/kube\//,
+  'replication controller + reconcile (src/controllers/replication)': /src\/controllers\/replication\//,
+  '  CopyStore.find (list by BY_ORIGINAL index)': /^find src\/controllers\/replication\/copy-store/,
+  '  CopyStore.desired / wrapCachedObject': /^(desired|wrapCachedObject) /,
+  '  cache store create/update (MemoryStore)': /^(create|update) src\/store\/memory-store/,
+  'work queue / controller runtime': /src\/controllers\/runtime\//,
+  'CCR controller (status writes, reconcile)': /src\/controllers\/clustercachedresources\//,
+  'MemoryStore (all)': /src\/store\//,
+  '  store list (list-query, snapshots)': /src\/store\/(list-query|list-snapshots)/,
+  '  store watch fan-out (watch-hub, watcher)': /src\/store\/(watch-hub|watcher)/,
+  'deepFreeze': /^deepFreeze /,
+  'JSON.parse (builtin frame)': /^parse /,
+  'JSON.stringify (builtin frame)': /^stringify /,
+  'structuredClone': /structuredClone/,
+  '(garbage collector)': /^\(garbage collector\)/,
+  '(idle)': /^\(idle\)/,
+  '(program)': /^\(program\)/,
+};
 
 const GROUP = 'bench.cachegate.io';
 const VERSION = 'v1alpha1';
@@ -131,7 +157,7 @@ interface SyncResult {
  * syncRun starts an app, creates the CRD and n objects, posts the CCR and waits until the cache
  * holds n copies and the CCR says Ready with resourceCounts.cache == n. The app is left running.
  */
-async function syncRun(n: number, timeoutMs: number, measureHeap: boolean): Promise<SyncResult> {
+async function syncRun(n: number, timeoutMs: number, measureHeap: boolean, profile = false): Promise<SyncResult> {
   const app = await startTestApp({ logLevel: 'silent', store: { eventWindow: Math.max(200_000, n * 2 + 50_000) } });
   const root = app.clusterUrl(CLUSTER);
   const crdRes = await request('POST', `${root}/apis/apiextensions.k8s.io/v1/customresourcedefinitions`, crd({ group: GROUP, plural: RESOURCE, kind: KIND }));
@@ -164,6 +190,7 @@ async function syncRun(n: number, timeoutMs: number, measureHeap: boolean): Prom
   });
   const loopDelay = monitorEventLoopDelay({ resolution: 10 });
   loopDelay.enable();
+  if (profile) await profiler?.start();
   t0 = performance.now();
   const res = await request('POST', `${root}${CCRS}`, ccr(CCR_NAME, { group: GROUP, version: VERSION, resource: RESOURCE }, SELECTED));
   if (res.status !== 201) throw new Error(`CCR create failed: ${res.status} ${JSON.stringify(res.body)}`);
@@ -185,6 +212,7 @@ async function syncRun(n: number, timeoutMs: number, measureHeap: boolean): Prom
   }
   loopDelay.disable();
   copies.stop();
+  if (profile) await profiler?.stop(`sync-${n}`, PROFILE_GROUPS);
   const perSecond = syncMs === undefined ? (count / timeoutMs) * 1000 : (n / syncMs) * 1000;
   report(
     `[${label}] initial sync: all copies in cache`,
@@ -232,6 +260,7 @@ async function lagRun(app: TestApp, n: number): Promise<void> {
     writtenAt.delete(rv);
   });
   let writes = 0;
+  await profiler?.start();
   const t0 = performance.now();
   const end = t0 + LAG_SECONDS * 1000;
   while (performance.now() < end) {
@@ -252,6 +281,7 @@ async function lagRun(app: TestApp, n: number): Promise<void> {
     await sleep(1);
   }
   const elapsed = performance.now() - t0;
+  await profiler?.stop('lag', PROFILE_GROUPS);
   const drainDeadline = performance.now() + 5_000;
   while (writtenAt.size > 0 && performance.now() < drainDeadline) await sleep(10);
   watch.stop();
@@ -268,7 +298,7 @@ async function lagRun(app: TestApp, n: number): Promise<void> {
 async function main(): Promise<void> {
   if (globalThis.gc === undefined) console.warn('run with --expose-gc for the heap figure');
   const wall = performance.now();
-  const first = await syncRun(N, 120_000, true);
+  const first = await syncRun(N, 120_000, true, true);
   try {
     if (first.syncMs !== undefined) await lagRun(first.app, N);
   } finally {

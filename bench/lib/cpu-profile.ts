@@ -40,12 +40,14 @@ export class PhaseProfiler {
     await this.#session.post('Profiler.start');
   }
 
-  async stop(name: string, top = 25): Promise<void> {
+  /** stop ends the phase; groups name inclusive-time buckets matched against `function file`. */
+  async stop(name: string, groups: Readonly<Record<string, RegExp>> = {}, top = 25): Promise<void> {
     const { profile } = (await this.#session.post('Profiler.stop')) as unknown as { profile: Profile };
     const file = join(this.#dir, `${name}.cpuprofile`);
     writeFileSync(file, JSON.stringify(profile));
     console.log(`\n== CPU profile ${name}: ${file}`);
     console.log(summarise(profile, top));
+    if (Object.keys(groups).length > 0) console.log(inclusive(profile, groups));
   }
 }
 
@@ -83,4 +85,37 @@ function shortUrl(url: string): string {
   const src = url.search(/\/(src|bench|test)\//);
   if (src >= 0) return url.slice(src + 1);
   return url.replace(/^node:/, 'node:');
+}
+
+/**
+ * inclusive gives, per group, the time of samples with at least one frame on their stack
+ * matching the group's pattern (tested against `function file`), each sample counted once per group.
+ */
+export function inclusive(profile: Profile, groups: Readonly<Record<string, RegExp>>): string {
+  const parent = new Map<number, number>();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const label = (n: ProfileNode): string => `${n.callFrame.functionName || '(anonymous)'} ${shortUrl(n.callFrame.url)}`;
+  const totals = new Map<string, number>(Object.keys(groups).map((g) => [g, 0]));
+  const samples = profile.samples ?? [];
+  const deltas = profile.timeDeltas ?? [];
+  const memo = new Map<number, readonly string[]>();
+  const matchesOf = (id: number): readonly string[] => {
+    const cached = memo.get(id);
+    if (cached) return cached;
+    const node = byId.get(id);
+    const up = parent.get(id);
+    const inherited = up === undefined ? [] : matchesOf(up);
+    const own = node ? Object.entries(groups).filter(([, re]) => re.test(label(node))).map(([g]) => g) : [];
+    const result = [...new Set([...inherited, ...own])];
+    memo.set(id, result);
+    return result;
+  };
+  for (let i = 0; i < samples.length; i++) {
+    const us = deltas[i + 1] ?? deltas[i] ?? 0;
+    for (const g of matchesOf(samples[i] ?? 0)) totals.set(g, (totals.get(g) ?? 0) + us);
+  }
+  const total = profile.endTime - profile.startTime;
+  return '-- inclusive time by group --\n' + [...totals]
+    .map(([g, us]) => `${(us / 1000).toFixed(0).padStart(7)} ms ${((us / total) * 100).toFixed(1).padStart(5)}%  ${g}`).join('\n');
 }
