@@ -190,6 +190,17 @@ async function syncRun(n: number, timeoutMs: number, measureHeap: boolean, profi
   });
   const loopDelay = monitorEventLoopDelay({ resolution: 10 });
   loopDelay.enable();
+  // A client probing /livez back to back sees what the stall means to API users.
+  let probing = true;
+  let slowestProbeMs = 0;
+  const probes = (async () => {
+    while (probing) {
+      const p0 = performance.now();
+      await fetch(`${app.url}/livez`).then((r) => r.text());
+      slowestProbeMs = Math.max(slowestProbeMs, performance.now() - p0);
+      await sleep(20);
+    }
+  })();
   if (profile) await profiler?.start();
   t0 = performance.now();
   const res = await request('POST', `${root}${CCRS}`, ccr(CCR_NAME, { group: GROUP, version: VERSION, resource: RESOURCE }, SELECTED));
@@ -212,6 +223,8 @@ async function syncRun(n: number, timeoutMs: number, measureHeap: boolean, profi
   }
   loopDelay.disable();
   copies.stop();
+  probing = false;
+  await probes;
   if (profile) await profiler?.stop(`sync-${n}`, PROFILE_GROUPS);
   const perSecond = syncMs === undefined ? (count / timeoutMs) * 1000 : (n / syncMs) * 1000;
   report(
@@ -226,7 +239,7 @@ async function syncRun(n: number, timeoutMs: number, measureHeap: boolean, profi
   if (firstAddMs !== undefined && lastAddMs !== undefined) {
     report(`[${label}] copy-writing rate between first and last copy`, `${fmt((n / Math.max(1, lastAddMs - firstAddMs)) * 1000)} objects/s`);
   }
-  report(`[${label}] longest event-loop stall during sync`, `${fmt(loopDelay.max / 1e6)} ms`);
+  report(`[${label}] longest event-loop stall during sync / slowest GET /livez`, `${fmt(loopDelay.max / 1e6)} ms / ${fmt(slowestProbeMs)} ms`);
   report(
     `[${label}] CCR Ready with resourceCounts.cache == N`,
     readyMs === undefined ? `not reached (phase ${state.phase ?? '-'}, cache ${state.cache ?? '-'}, local ${state.local ?? '-'})` : `${(readyMs / 1000).toFixed(2)} s`,

@@ -73,4 +73,19 @@ describe('changes to a ClusterCachedResource', () => {
     expect(refused.code).not.toBe(0);
     expect(refused.stderr).toContain('MethodNotAllowed');
   });
+
+  it('case 5: a CCR created before its CRD reports ResourceNotFound, then replicates once the CRD appears', async () => {
+    const later = app.clusterUrl('later');
+    await request('POST', `${later}${CCRS}`, ccr('gadgets', { group: 'late.example.com', version: 'v1', resource: 'gadgets' }));
+    await eventually(async () => {
+      const condition = (await request('GET', `${later}${CCRS}/gadgets`)).body.status?.conditions?.find((c: { type: string }) => c.type === 'ResourceValid');
+      expect(condition).toMatchObject({ status: 'False', reason: 'ResourceNotFound' });
+    });
+    await request('POST', `${later}${CRDS}`, crd({ group: 'late.example.com', plural: 'gadgets', kind: 'Gadget', versions: ['v1'] }));
+    await request('POST', `${later}/apis/late.example.com/v1/gadgets`, { metadata: { name: 'g1' } });
+    await eventually(async () => {
+      expect(namesOf(await cachedObjects(app.url, '', 'embedded', 'later'))).toEqual(['v1.gadgets.late.example.com.g1']);
+      expect((await request('GET', `${later}${CCRS}/gadgets`)).body.status.phase).toBe('Ready');
+    }, 10_000);
+  });
 });
