@@ -9,6 +9,7 @@
 // machinery still reads them through the HTTP list and watch of the embedded source.
 
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { Worker } from 'node:worker_threads';
 import { request, crd } from '../test/helpers/kube-http.js';
 import { CCRS, ccr } from '../test/helpers/replication.js';
 import { startTestApp } from '../test/helpers/test-app.js';
@@ -162,15 +163,20 @@ async function syncRun(n: number, timeoutMs: number, measureHeap: boolean, profi
   const root = app.clusterUrl(CLUSTER);
   const crdRes = await request('POST', `${root}/apis/apiextensions.k8s.io/v1/customresourcedefinitions`, crd({ group: GROUP, plural: RESOURCE, kind: KIND }));
   if (crdRes.status !== 201) throw new Error(`CRD create failed: ${crdRes.status} ${JSON.stringify(crdRes.body)}`);
+  const heapEmpty = measureHeap ? gcHeap() : 0;
   const c0 = performance.now();
   for (let i = 0; i < n; i++) await app.app.stores.source.create(SOURCE_REF, widget(i));
   const createMs = performance.now() - c0;
+  const heapSource = measureHeap ? (gcHeap() - heapEmpty) / n : 0;
   const label = `N=${fmt(n)}`;
   report(`[${label}] create source objects (in-process store.create)`, `${fmt((n / createMs) * 1000)}/s (${(createMs / 1000).toFixed(1)} s)`);
   let jsonBytes = 0;
   for (const obj of (await app.app.stores.source.list(SOURCE_REF)).items) jsonBytes += Buffer.byteLength(JSON.stringify(obj));
   const avgJson = jsonBytes / n;
-  if (measureHeap) report(`[${label}] avg source JSON size`, `${fmt(avgJson)} B`, '~700 B');
+  if (measureHeap) {
+    report(`[${label}] avg source JSON size`, `${fmt(avgJson)} B`, '~700 B');
+    report(`[${label}] heap per object in the embedded source store (for comparison)`, `${fmt(heapSource)} B (${(heapSource / avgJson).toFixed(2)}x JSON)`);
+  }
   // Let the reflectors and controllers settle before the baseline.
   await sleep(200);
   const heapBefore = measureHeap ? gcHeap() : 0;
@@ -190,17 +196,8 @@ async function syncRun(n: number, timeoutMs: number, measureHeap: boolean, profi
   });
   const loopDelay = monitorEventLoopDelay({ resolution: 10 });
   loopDelay.enable();
-  // A client probing /livez back to back sees what the stall means to API users.
-  let probing = true;
-  let slowestProbeMs = 0;
-  const probes = (async () => {
-    while (probing) {
-      const p0 = performance.now();
-      await fetch(`${app.url}/livez`).then((r) => r.text());
-      slowestProbeMs = Math.max(slowestProbeMs, performance.now() - p0);
-      await sleep(20);
-    }
-  })();
+  // A client in a worker thread (its own event loop) probes /livez back to back: what the stall means to API users.
+  const prober = startProber(`${app.url}/livez`);
   if (profile) await profiler?.start();
   t0 = performance.now();
   const res = await request('POST', `${root}${CCRS}`, ccr(CCR_NAME, { group: GROUP, version: VERSION, resource: RESOURCE }, SELECTED));
@@ -223,8 +220,7 @@ async function syncRun(n: number, timeoutMs: number, measureHeap: boolean, profi
   }
   loopDelay.disable();
   copies.stop();
-  probing = false;
-  await probes;
+  const slowestProbeMs = await prober.stop();
   if (profile) await profiler?.stop(`sync-${n}`, PROFILE_GROUPS);
   const perSecond = syncMs === undefined ? (count / timeoutMs) * 1000 : (n / syncMs) * 1000;
   report(
@@ -256,6 +252,34 @@ async function syncRun(n: number, timeoutMs: number, measureHeap: boolean, profi
     );
   }
   return { app, syncMs, readyMs, perSecond };
+}
+
+const PROBER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+let stopping = false;
+let slowest = 0;
+parentPort.on('message', () => { stopping = true; });
+(async () => {
+  while (!stopping) {
+    const t0 = performance.now();
+    try { await (await fetch(workerData.url)).text(); } catch {}
+    slowest = Math.max(slowest, performance.now() - t0);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  parentPort.postMessage(slowest);
+})();
+`;
+
+/** startProber runs GET url back to back in a worker thread; stop() resolves with the slowest response in ms. */
+function startProber(url: string): { stop(): Promise<number> } {
+  const worker = new Worker(PROBER_SOURCE, { eval: true, workerData: { url } });
+  return {
+    stop: () => new Promise<number>((resolve, reject) => {
+      worker.once('message', (slowest: number) => void worker.terminate().then(() => resolve(slowest)));
+      worker.once('error', reject);
+      worker.postMessage('stop');
+    }),
+  };
 }
 
 /** lagRun updates source objects at WRITE_RATE for LAG_SECONDS and times each write's arrival in the cache. */

@@ -9,6 +9,7 @@ import type { KubeObject } from '../apimachinery/object-meta.js';
 import type { IndexFunc } from '../store/store.js';
 import { cachedObjectOrigin } from './cached-object-origin.js';
 import type { CachedObjectOrigin } from './cached-object-origin.js';
+import { BY_LABEL, BY_NAMESPACE, byLabel, byNamespace } from './cached-object-label-index.js';
 
 /** SchemaRef is a GVR or its schema string `<version>.<resource>.<group>`. */
 export type SchemaRef = GroupVersionResource | string;
@@ -106,6 +107,8 @@ export const CACHED_OBJECT_INDEXES: ReadonlyArray<{ readonly name: string; reado
   { name: BY_SCHEMA_AND_NAME, fn: bySchemaAndName },
   { name: BY_ORIGINAL, fn: byOriginal },
   { name: BY_SOURCE_CLUSTER_AND_SCHEMA, fn: bySourceClusterAndSchema },
+  { name: BY_LABEL, fn: byLabel },
+  { name: BY_NAMESPACE, fn: byNamespace },
 ]);
 
 // An object that is not a CachedObject, or lacks a part its key needs, is left out of the index

@@ -67,10 +67,11 @@ function collectByNamespace(cluster: ClusterTable, namespace: string | undefined
   }
 }
 
-function collectByIndex(cluster: ClusterTable, name: string, value: string, keep: Predicate | undefined, out: KubeObject[]): void {
+function collectByIndex(cluster: ClusterTable, name: string, value: string | readonly string[], keep: Predicate | undefined, out: KubeObject[]): void {
   const index = cluster.indexes.get(name);
   if (index === undefined) return;
-  const matches = index.objects(value).filter((obj) => keep === undefined || keep(obj));
+  const candidates = typeof value === 'string' ? index.objects(value) : union(value.map((v) => index.objects(v)));
+  const matches = candidates.filter((obj) => keep === undefined || keep(obj));
   matches.sort(byNamespaceAndName);
   for (const obj of matches) out.push(obj);
 }
@@ -87,6 +88,12 @@ function predicateOf(scope: Scope, filters: ListFilters): Predicate | undefined 
     (where === undefined || where.matches(obj)) &&
     (labels === undefined || labels.matches(obj.metadata.labels)) &&
     (fields === undefined || fields.matches(obj.metadata));
+}
+
+/** union merges buckets; an object indexed under several of the values appears once. */
+function union(buckets: readonly KubeObject[][]): KubeObject[] {
+  if (buckets.length === 1) return buckets[0] ?? [];
+  return [...new Set(buckets.flat())];
 }
 
 function byNamespaceAndName(a: KubeObject, b: KubeObject): number {

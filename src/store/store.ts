@@ -77,11 +77,14 @@ export interface DeleteResult {
   readonly deleted: boolean;
 }
 
-/** ListOptions filter and page a list. index selects by a registered index in O(matches). */
+/**
+ * ListOptions filter and page a list. index selects by a registered index in O(matches); several
+ * values select the union of their buckets (for `key in (a,b)`).
+ */
 export interface ListOptions {
   readonly labelSelector?: LabelSelector;
   readonly fieldSelector?: FieldSelector;
-  readonly index?: { readonly name: string; readonly value: string };
+  readonly index?: { readonly name: string; readonly value: string | readonly string[] };
   readonly limit?: number;
   /** continue is the opaque token of a previous page; the rest of the options must be the same. */
   readonly continue?: string;

@@ -21,6 +21,7 @@ import { wrapCachedObject } from '../../../src/cachedobjects/wrap-cached-object.
 import type { GroupVersionResource } from '../../../src/apimachinery/gvr.js';
 import type { KubeObject } from '../../../src/apimachinery/object-meta.js';
 import { numbered } from '../apimachinery/numbered.js';
+import { BY_LABEL, BY_NAMESPACE, labelPresenceKey, labelValueKey } from '../../../src/cachedobjects/cached-object-label-index.js';
 
 const INSTANCES: GroupVersionResource = { group: 'machines.svm.io', version: 'v1alpha1', resource: 'instances' };
 const CONFIGMAPS: GroupVersionResource = { group: '', version: 'v1', resource: 'configmaps' };
@@ -28,8 +29,8 @@ const LONG_GVR: GroupVersionResource = { group: `${'g'.repeat(50)}.example.com`,
 const LONG_NAME = `n${'a'.repeat(80)}`;
 const ID = 'abc123';
 
-function cached(gvr: GroupVersionResource, namespace: string, name: string, identityHash = ID): KubeObject {
-  const original: KubeObject = { metadata: { name, ...(namespace ? { namespace } : {}), uid: 'u', resourceVersion: '1' } };
+function cached(gvr: GroupVersionResource, namespace: string, name: string, identityHash = ID, labels?: Record<string, string>): KubeObject {
+  const original: KubeObject = { metadata: { name, ...(namespace ? { namespace } : {}), uid: 'u', resourceVersion: '1', ...(labels ? { labels } : {}) } };
   return wrapCachedObject({ original, gvr, shard: 'shard-1', cluster: 'root:org', identityHash, name: 'irrelevant' });
 }
 
@@ -50,6 +51,8 @@ describe('CachedObject index keys', () => {
         [BY_SCHEMA_AND_NAME]: ['v1alpha1.instances.machines.svm.io|web-server-1'],
         [BY_ORIGINAL]: ['shard-1|root:org|v1alpha1.instances.machines.svm.io|web-server-1'],
         [BY_SOURCE_CLUSTER_AND_SCHEMA]: ['shard-1|root:org|v1alpha1.instances.machines.svm.io'],
+        [BY_LABEL]: [],
+        [BY_NAMESPACE]: [''],
       },
     },
     {
@@ -63,6 +66,8 @@ describe('CachedObject index keys', () => {
         [BY_SCHEMA_AND_NAME]: ['v1.configmaps.core|team-a/settings'],
         [BY_ORIGINAL]: ['shard-1|root:org|v1.configmaps.core|team-a/settings'],
         [BY_SOURCE_CLUSTER_AND_SCHEMA]: ['shard-1|root:org|v1.configmaps.core'],
+        [BY_LABEL]: [],
+        [BY_NAMESPACE]: ['team-a'],
       },
     },
     {
@@ -76,6 +81,8 @@ describe('CachedObject index keys', () => {
         [BY_SCHEMA_AND_NAME]: [`v1.widgets.${LONG_GVR.group}|team-a/${LONG_NAME}`],
         [BY_ORIGINAL]: [`shard-1|root:org|v1.widgets.${LONG_GVR.group}|team-a/${LONG_NAME}`],
         [BY_SOURCE_CLUSTER_AND_SCHEMA]: [`shard-1|root:org|v1.widgets.${LONG_GVR.group}`],
+        [BY_LABEL]: [],
+        [BY_NAMESPACE]: ['team-a'],
       },
     },
     {
@@ -89,6 +96,8 @@ describe('CachedObject index keys', () => {
         [BY_SCHEMA_AND_NAME]: ['v1.configmaps.core|team-a/settings'],
         [BY_ORIGINAL]: ['shard-1|root:org|v1.configmaps.core|team-a/settings'],
         [BY_SOURCE_CLUSTER_AND_SCHEMA]: ['shard-1|root:org|v1.configmaps.core'],
+        [BY_LABEL]: [],
+        [BY_NAMESPACE]: ['team-a'],
       },
     },
     {
@@ -122,6 +131,11 @@ describe('CachedObject index key builders match the index functions', () => {
     expect(got[BY_SOURCE_CLUSTER_AND_SCHEMA]).toEqual([sourceClusterAndSchemaKey('shard-1', 'root:org', gvr)]);
   });
 
+  it('case 6: the label index holds key=value and key for each label of the original', () => {
+    const got = keys(cached(INSTANCES, '', 'web-1', ID, { tier: 'web', env: 'prod' }));
+    expect([...(got[BY_LABEL] ?? [])].sort()).toEqual([labelPresenceKey('env'), labelValueKey('env', 'prod'), labelPresenceKey('tier'), labelValueKey('tier', 'web')].sort());
+  });
+
   it('case 4: builders accept a schema string as well as a GVR', () => {
     expect(schemaIndexKey('v1.configmaps.core')).toBe(schemaIndexKey(CONFIGMAPS));
     expect(gvrAndLogicalClusterKey('v1.configmaps.core', 'root')).toBe(gvrAndLogicalClusterKey(CONFIGMAPS, 'root'));
@@ -129,7 +143,7 @@ describe('CachedObject index key builders match the index functions', () => {
   });
 
   it('case 5: index names are unique', () => {
-    expect(new Set(CACHED_OBJECT_INDEXES.map(({ name }) => name)).size).toBe(7);
+    expect(new Set(CACHED_OBJECT_INDEXES.map(({ name }) => name)).size).toBe(CACHED_OBJECT_INDEXES.length);
   });
 });
 

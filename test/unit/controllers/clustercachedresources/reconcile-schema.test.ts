@@ -90,7 +90,14 @@ describe('reconcileSchema: the resource', () => {
     expect(w.client.patches).toEqual([]);
   });
 
-  const rows = [
+  interface Row {
+    readonly name: string;
+    readonly annotations: Record<string, string>;
+    readonly namespaced: boolean;
+    readonly patch: Record<string, string> | undefined;
+  }
+
+  const rows: Row[] = [
     {
       name: 'annotations missing → patch kind and scope (stop)',
       annotations: {}, namespaced: false,
