@@ -2,7 +2,9 @@
 // reached over HTTP by the reflector (as in production), ClusterCachedResources replicating into
 // the in-process cache. Measures initial sync throughput, CCR status convergence, replication lag
 // at a steady write rate, and heap per replicated object.
-// Run: npx tsx --expose-gc bench/replication.bench.ts (env N default 20000, N2 default 100000, N2=0 skips).
+// Run: npx tsx --expose-gc bench/replication.bench.ts (env N default 20000, N2 default 100000, N2=0 skips;
+// RATE default 500 writes/s, LAG_SECONDS default 10; CPU_PROF=<dir> profiles the first sync and the
+// lag phase in-process, writes .cpuprofile files there and prints self/inclusive time summaries).
 //
 // Source objects are created and updated in-process through app.stores.source (stamped with
 // apiVersion, kind and the kcp.io/cluster annotation as the HTTP API would); the replication

@@ -26,6 +26,17 @@ export class IndexBuckets {
     return bucket instanceof Set ? [...bucket] : [bucket];
   }
 
+  /** counts lists every indexed value with the number of objects under it. */
+  *counts(): IterableIterator<[string, number]> {
+    for (const [value, bucket] of this.buckets) yield [value, bucket instanceof Set ? bucket.size : 1];
+  }
+
+  /** count is the number of objects under one value. */
+  count(value: string): number {
+    const bucket = this.buckets.get(value);
+    return bucket === undefined ? 0 : bucket instanceof Set ? bucket.size : 1;
+  }
+
   /** valuesOf runs the index function; an object it cannot index yields no values. */
   valuesOf(obj: KubeObject | undefined): readonly string[] {
     return obj === undefined ? NO_VALUES : this.fn(obj);

@@ -3,6 +3,7 @@
 // and its delivery to watchers form one atomic step. All state is per instance.
 
 import { randomInt, randomUUID } from 'node:crypto';
+import { AppError } from '../errors.js';
 import { deepFreeze } from '../apimachinery/object-meta.js';
 import type { KubeObject, ObjectMeta } from '../apimachinery/object-meta.js';
 import { EventWindow } from './event-window.js';
@@ -86,6 +87,11 @@ export class MemoryStore implements S.ResourceStore {
     return obj;
   }
 
+  /** lookup returns the stored object or undefined; see ResourceStore.lookup. */
+  async lookup(key: S.ObjectKey): Promise<KubeObject | undefined> {
+    return this.table.get(key);
+  }
+
   /** peek is the synchronous get for in-process readers: the stored object or undefined. */
   peek(key: S.ObjectKey): KubeObject | undefined {
     return this.table.get(key);
@@ -156,6 +162,13 @@ export class MemoryStore implements S.ResourceStore {
   /** count counts a scope from maintained counters; see ResourceStore.count. */
   async count(scope: S.Scope): Promise<number> {
     return this.table.count(scope);
+  }
+
+  /** indexCounts counts objects per (cluster, index value); see ResourceStore.indexCounts. */
+  async indexCounts(group: string, resource: string, indexName: string): Promise<S.IndexCount[]> {
+    const counts = this.table.indexCounts(group, resource, indexName);
+    if (counts === undefined) throw new AppError('BadRequest', `index "${indexName}" is not registered`);
+    return counts;
   }
 
   private deleteNow(key: S.ObjectKey, opts: S.DeleteOptions): S.DeleteResult {

@@ -4,7 +4,7 @@
 
 import type { KubeObject } from '../apimachinery/object-meta.js';
 import { IndexBuckets } from './index-buckets.js';
-import type { IndexFunc, ObjectKey, ResourceRef, Scope } from './store.js';
+import type { IndexCount, IndexFunc, ObjectKey, ResourceRef, Scope } from './store.js';
 
 /** ClusterTable holds one resource type's objects in one logical cluster, by namespace then name. */
 export class ClusterTable {
@@ -125,6 +125,18 @@ export class ObjectTable {
       }
       cluster.indexes.set(name, index);
     }
+  }
+
+  /** indexCounts lists the objects per (cluster, index value); unknown index → undefined. */
+  indexCounts(group: string, resource: string, indexName: string): IndexCount[] | undefined {
+    const table = this.resource(group, resource);
+    if (table === undefined) return [];
+    if (!table.indexFns.has(indexName)) return undefined;
+    const out: IndexCount[] = [];
+    for (const cluster of table.clusters.values()) {
+      for (const [value, count] of cluster.indexes.get(indexName)?.counts() ?? []) out.push({ cluster: cluster.cluster, value, count });
+    }
+    return out;
   }
 
   /** count is the number of objects in a scope, from the maintained counters and map sizes. */

@@ -131,6 +131,13 @@ export interface Watch {
   bookmark(): void;
 }
 
+/** IndexCount is how many objects of one cluster carry one index value. */
+export interface IndexCount {
+  readonly cluster: string;
+  readonly value: string;
+  readonly count: number;
+}
+
 /** IndexFunc gives the indexed values of an object; [] means not indexed. It must be pure. */
 export type IndexFunc = (obj: KubeObject) => readonly string[];
 
@@ -140,6 +147,8 @@ export interface ResourceStore {
   create(ref: ResourceRef, obj: KubeObject, opts?: CreateOptions): Promise<KubeObject>;
   /** get returns the stored object or rejects with AppError NotFound. */
   get(key: ObjectKey): Promise<KubeObject>;
+  /** lookup returns the stored object or undefined: for callers to whom absence is normal. */
+  lookup(key: ObjectKey): Promise<KubeObject | undefined>;
   /** list returns the matching objects sorted by namespace then name, paged by limit/continue. */
   list(scope: Scope, opts?: ListOptions): Promise<ListResult>;
   /** update replaces an object; a non-empty metadata.resourceVersion that differs → AppError Conflict. */
@@ -156,4 +165,6 @@ export interface ResourceStore {
   addIndex(group: string, resource: string, name: string, fn: IndexFunc): void;
   /** count is the number of stored objects in a scope, without listing them. */
   count(scope: Scope): Promise<number>;
+  /** indexCounts lists, per cluster, every value of a registered index with its number of objects. */
+  indexCounts(group: string, resource: string, indexName: string): Promise<IndexCount[]>;
 }

@@ -1,6 +1,8 @@
 // Changing a ClusterCachedResource's spec, and reading the cache with kubectl.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CACHED_OBJECTS_GROUP, CACHED_OBJECTS_RESOURCE } from '../../src/cachedobjects/cached-object-resource.js';
+import { cacheLocation } from '../../src/cachedobjects/cache-location.js';
 import { crd, eventually, request } from '../helpers/kube-http.js';
 import { kubectlFor } from '../helpers/kubectl.js';
 import { CCRS, cachedObjects, ccr, namesOf } from '../helpers/replication.js';
@@ -87,5 +89,44 @@ describe('changes to a ClusterCachedResource', () => {
       expect(namesOf(await cachedObjects(app.url, '', 'embedded', 'later'))).toEqual(['v1.gadgets.late.example.com.g1']);
       expect((await request('GET', `${later}${CCRS}/gadgets`)).body.status.phase).toBe('Ready');
     }, 10_000);
+  });
+
+  it('case 6: deleting a Duplicate keeps the winner\'s copies; deleting the winner hands the resource to the Duplicate', async () => {
+    const dup = app.clusterUrl('dups');
+    await request('POST', `${dup}${CRDS}`, crd({ group: 'machines.svm.io', plural: 'instances', kind: 'Instance' }));
+    for (const name of ['a', 'b']) await request('POST', `${dup}/apis/machines.svm.io/v1alpha1/instances`, { metadata: { name } });
+    await request('POST', `${dup}${CCRS}`, ccr('first', INSTANCES));
+    await eventually(async () => expect(await cachedObjects(app.url, '', 'embedded', 'dups')).toHaveLength(2));
+    await request('POST', `${dup}${CCRS}`, ccr('second', INSTANCES));
+    await request('POST', `${dup}${CCRS}`, ccr('third', INSTANCES));
+    await eventually(async () => {
+      const reason = (await request('GET', `${dup}${CCRS}/third`)).body.status?.conditions?.find((c: { type: string }) => c.type === 'ResourceValid')?.reason;
+      expect(reason).toBe('Duplicate');
+    });
+    const before = namesOf(await cachedObjects(app.url, '', 'embedded', 'dups'));
+    const watch = await fetch(`${app.url}/services/cache/shards/embedded/clusters/dups/apis/cache.kcp.io/v1alpha1/cachedobjects?watch=true&resourceVersion=${(await request('GET', `${app.url}/services/cache/shards/*/clusters/*/apis/cache.kcp.io/v1alpha1/cachedobjects?limit=1`)).body.metadata.resourceVersion}&timeoutSeconds=2`);
+    await request('DELETE', `${dup}${CCRS}/third`);
+    await eventually(async () => expect((await request('GET', `${dup}${CCRS}/third`)).status).toBe(404));
+    const events = (await watch.text()).trim().split('\n').filter(Boolean).map((l) => JSON.parse(l).type as string);
+    expect(events).not.toContain('DELETED');
+    expect(namesOf(await cachedObjects(app.url, '', 'embedded', 'dups'))).toEqual(before);
+    await request('DELETE', `${dup}${CCRS}/first`);
+    await eventually(async () => {
+      const second = (await request('GET', `${dup}${CCRS}/second`)).body;
+      expect(second.status.phase).toBe('Ready');
+      expect(second.status.resourceCounts).toEqual({ local: 2, cache: 2 });
+      expect(await cachedObjects(app.url, '', 'embedded', 'dups')).toHaveLength(2);
+    }, 10_000);
+  });
+
+  it('case 7: a copy whose original-name label is forged is repaired, not deleted', async () => {
+    const cache = app.app.stores.cache;
+    const key = { cluster: cacheLocation('embedded', 'root'), group: CACHED_OBJECTS_GROUP, resource: CACHED_OBJECTS_RESOURCE, namespace: '', name: `${SCHEMA}.db-1` };
+    const copy = await cache.get(key);
+    await cache.update(key, { ...copy, metadata: { ...copy.metadata, labels: { ...copy.metadata.labels, 'cache.kcp.io/object-original-name': 'ghost' } } });
+    await eventually(async () => {
+      const repaired = await cache.lookup(key);
+      expect(repaired?.metadata.labels?.['cache.kcp.io/object-original-name']).toBe('db-1');
+    });
   });
 });

@@ -59,9 +59,24 @@ export class ClusterCachedResourceController {
 
   /** start subscribes to the CCR informer and starts the workers. */
   start(): void {
-    const enqueue = (obj: KubeObject): void => this.#controller.enqueue(ccrKey(this.#opts.ccrs.clusterOf(obj), obj.metadata.name ?? ''));
-    this.#removeHandler = this.#opts.ccrs.addHandler({ add: enqueue, update: enqueue, delete: enqueue });
+    const enqueue = (obj: KubeObject): void => {
+      this.#controller.enqueue(ccrKey(this.#opts.ccrs.clusterOf(obj), obj.metadata.name ?? ''));
+      // A CCR going away may hand its resource to a younger Duplicate: look at its siblings again.
+      if (obj.metadata.deletionTimestamp !== undefined) this.#enqueueSiblings(obj);
+    };
+    const enqueueGone = (obj: KubeObject): void => {
+      enqueue(obj);
+      this.#enqueueSiblings(obj);
+    };
+    this.#removeHandler = this.#opts.ccrs.addHandler({ add: enqueue, update: enqueue, delete: enqueueGone });
     this.#controller.start();
+  }
+
+  #enqueueSiblings(obj: KubeObject): void {
+    const cluster = this.#opts.ccrs.clusterOf(obj);
+    for (const sibling of this.#opts.ccrs.list()) {
+      if (this.#opts.ccrs.clusterOf(sibling) === cluster) this.#controller.enqueue(ccrKey(cluster, sibling.metadata.name ?? ''));
+    }
   }
 
   /** stop stops the workers, then every child. */

@@ -17,7 +17,7 @@ export async function reconcileSchema(ctx: ReconcileContext): Promise<StepResult
     ctx.status.setCondition('ResourceValid', false, 'InvalidSpec', 'spec.resource and spec.version are required');
     return 'stop';
   }
-  const olderTwin = findOlderTwin(ctx);
+  const olderTwin = olderTwinOf(ctx);
   if (olderTwin) {
     await ctx.children.remove(ctx.key, { purge: false });
     ctx.status.setCondition('ResourceValid', false, 'Duplicate', `ClusterCachedResource "${olderTwin}" already replicates ${gr} in logical cluster ${ccr.cluster}`);
@@ -39,8 +39,8 @@ export async function reconcileSchema(ctx: ReconcileContext): Promise<StepResult
   return 'continue';
 }
 
-/** findOlderTwin names a live CCR of the same cluster and group/resource created before this one. */
-function findOlderTwin(ctx: ReconcileContext): string | undefined {
+/** olderTwinOf names a live CCR of the same cluster and group/resource created before this one. */
+export function olderTwinOf(ctx: ReconcileContext): string | undefined {
   const mine = ctx.ccr;
   for (const obj of ctx.others()) {
     const other = readCcr(mine.cluster, obj);

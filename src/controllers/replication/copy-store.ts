@@ -7,6 +7,7 @@ import { schemaOf } from '../../apimachinery/gvr.js';
 import { cacheLocation } from '../../cachedobjects/cache-location.js';
 import { cachedObjectName, hashedName } from '../../cachedobjects/cached-object-name.js';
 import { cachedObjectOrigin } from '../../cachedobjects/cached-object-origin.js';
+import { trustedOrigin } from '../../cachedobjects/trusted-origin.js';
 import { BY_ORIGINAL, originalKey } from '../../cachedobjects/cached-object-indexes.js';
 import { CACHED_OBJECTS_GROUP, CACHED_OBJECTS_RESOURCE } from '../../cachedobjects/cached-object-resource.js';
 import { isCachedObjectUpToDate, wrapCachedObject } from '../../cachedobjects/wrap-cached-object.js';
@@ -33,14 +34,15 @@ export class CopyStore {
 
   /**
    * find returns the copy of source object namespace/name, if the cache holds one. The index finds
-   * intact copies; a copy whose labels were tampered with is found under the names it can have.
+   * intact copies; a copy whose labels were tampered with is found under a name it can have: the
+   * readable one, or the hashed one (used when another original held the readable name).
    */
   async find(namespace: string, name: string): Promise<KubeObject | undefined> {
     const value = originalKey({ shard: this.#spec.shard, cluster: this.#spec.cluster, schema: this.#schema, namespace, name });
     const page = await this.#cache.list({ ...this.#ref }, { index: { name: BY_ORIGINAL, value } });
     if (page.items[0] !== undefined) return page.items[0];
     for (const candidate of [cachedObjectName(this.#spec.gvr, namespace, name), hashedName(this.#spec.gvr, namespace, name)]) {
-      const holder = await this.#get(candidate);
+      const holder = await this.#cache.lookup(this.#keyOf(candidate));
       if (holder !== undefined && this.#mayBeCopyOf(holder, namespace, name)) return holder;
     }
     return undefined;
@@ -89,25 +91,19 @@ export class CopyStore {
     const namespace = original.metadata.namespace ?? '';
     const name = original.metadata.name ?? '';
     const readable = cachedObjectName(this.#spec.gvr, namespace, name);
-    const holder = await this.#get(readable);
+    const holder = await this.#cache.lookup(this.#keyOf(readable));
     if (holder === undefined || this.#mayBeCopyOf(holder, namespace, name)) return readable;
     return hashedName(this.#spec.gvr, namespace, name);
   }
 
-  /** mayBeCopyOf: the holder's labels name this original, or were stripped (then it is ours to repair). */
+  /**
+   * mayBeCopyOf: the holder is an intact copy of this original, or a tampered one (its labels do not
+   * agree with its name), which sits under this original's readable name and is ours to repair.
+   */
   #mayBeCopyOf(holder: KubeObject, namespace: string, name: string): boolean {
-    const origin = cachedObjectOrigin(holder);
+    const origin = trustedOrigin(holder);
     if (origin === undefined) return true;
     return origin.schema === this.#schema && origin.namespace === namespace && origin.name === name;
-  }
-
-  async #get(name: string): Promise<KubeObject | undefined> {
-    try {
-      return await this.#cache.get(this.#keyOf(name));
-    } catch (err) {
-      if (isAppError(err, 'NotFound')) return undefined;
-      throw err;
-    }
   }
 
   #keyOf(copyOrName: KubeObject | string): ObjectKey {

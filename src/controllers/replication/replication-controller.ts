@@ -10,7 +10,7 @@ import type { KubeObject } from '../../apimachinery/object-meta.js';
 import type { LabelSelector } from '../../apimachinery/selector.js';
 import { schemaOf } from '../../apimachinery/gvr.js';
 import { cacheLocation } from '../../cachedobjects/cache-location.js';
-import { cachedObjectOrigin } from '../../cachedobjects/cached-object-origin.js';
+import { trustedOrigin } from '../../cachedobjects/trusted-origin.js';
 import { CACHED_OBJECTS_GROUP, CACHED_OBJECTS_RESOURCE } from '../../cachedobjects/cached-object-resource.js';
 import type { ResourceStore, Watch } from '../../store/store.js';
 import { Controller } from '../runtime/controller.js';
@@ -127,10 +127,11 @@ export class ReplicationController {
   }
 
   #onCopyEvent(type: string, copy: KubeObject): void {
-    const origin = cachedObjectOrigin(copy);
+    const origin = trustedOrigin(copy);
     if (origin === undefined) {
-      // A copy whose labels were stripped no longer says whose copy it is. That only happens when
-      // someone tampers with the cache, so re-check every object rather than track every name.
+      // A copy whose labels were stripped or rewritten no longer says whose copy it is. That only
+      // happens when someone tampers with the cache, so re-check every object rather than track
+      // every name.
       this.#resync();
       return;
     }

@@ -27,6 +27,9 @@ export interface ControllerOptions {
   readonly queue?: WorkQueue;
 }
 
+/** YIELD_AFTER_MS is how long a worker may run reconciles back to back before yielding to I/O. */
+export const YIELD_AFTER_MS = 10;
+
 /** RETRY_MESSAGE is logged once per failed reconcile that will be retried. */
 export const RETRY_MESSAGE = 'reconcile failed, will retry';
 /** TERMINAL_MESSAGE is logged once per failed reconcile that will not be retried. */
@@ -74,11 +77,21 @@ export class Controller {
     await Promise.all(this.loops ?? []);
   }
 
+  /**
+   * runWorker takes keys until the queue shuts down. Reconciles against in-memory stores finish
+   * in microtasks, so a long backlog would never let timers or sockets run; the worker gives the
+   * event loop a turn once it has been busy for YIELD_AFTER_MS.
+   */
   private async runWorker(): Promise<void> {
+    let busySince = performance.now();
     for (;;) {
       const key = await this.queue.get();
       if (key === undefined) return;
       await this.processItem(key);
+      if (performance.now() - busySince >= YIELD_AFTER_MS) {
+        await new Promise((resolve) => setImmediate(resolve));
+        busySince = performance.now();
+      }
     }
   }
 

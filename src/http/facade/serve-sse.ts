@@ -1,0 +1,77 @@
+// One watch of CachedObjects served as Server-Sent Events. The read-model watch starts before
+// anything is written, so a resourceVersion too old for the event window is still answered
+// with an HTTP 410 Status (which also stops browsers' EventSource from retrying in a loop).
+// Then the head is flushed at once and each change is one event:
+//   id: <cache resourceVersion>\nevent: ADDED|MODIFIED|DELETED\ndata: <CachedObject JSON>\n\n
+// A client that stops reading is cut off once the bytes buffered for it pass a bound; it
+// resumes with Last-Event-ID and loses nothing the event window still holds.
+
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { CachedObjectFilter, ReadEvent, ReadModel } from '../../read/read-model.js';
+import type { JsonText } from './json-text.js';
+import type { SseStreams } from './sse-streams.js';
+
+/** SseLimits bound a stream's memory and keep idle connections alive through proxies. */
+export interface SseLimits {
+  /** keepAliveMs: how often a `: keep-alive` comment is sent. */
+  readonly keepAliveMs: number;
+  /** maxBufferedBytes: a client with more than this waiting in the server is disconnected. */
+  readonly maxBufferedBytes: number;
+}
+
+/** SseRequest is one stream to serve. */
+export interface SseRequest {
+  readonly read: ReadModel;
+  readonly filter: CachedObjectFilter;
+  /** resourceVersion: deliver changes after it; undefined = from now. */
+  readonly resourceVersion?: string;
+  readonly limits: SseLimits;
+  readonly streams: SseStreams;
+  readonly json: JsonText;
+}
+
+/** serveSse streams the changes matching the filter until the client leaves or the app closes. */
+export async function serveSse(req: FastifyRequest, reply: FastifyReply, sse: SseRequest): Promise<void> {
+  const pending: ReadEvent[] = [];
+  let deliver: (event: ReadEvent) => void = (event) => void pending.push(event);
+  const from = sse.resourceVersion === undefined ? {} : { resourceVersion: sse.resourceVersion };
+  const watch = await sse.read.watchCachedObjects(sse.filter, from, (event) => deliver(event));
+
+  reply.hijack();
+  const raw = reply.raw;
+  raw.writeHead(200, {
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-cache, no-transform',
+    'x-accel-buffering': 'no',
+    'x-request-id': req.id,
+  });
+  raw.flushHeaders();
+
+  let ended = false;
+  const finish = (abort: boolean): void => {
+    if (ended) return;
+    ended = true;
+    watch.stop();
+    clearInterval(keepAlive);
+    unregister();
+    if (abort) raw.destroy();
+    else raw.end();
+  };
+  const write = (text: string): void => {
+    if (ended) return;
+    raw.write(text);
+    // Past the bound the client is not keeping up: drop the connection and its buffer at once.
+    if (raw.writableLength > sse.limits.maxBufferedBytes) finish(true);
+  };
+  deliver = (event) => write(`id: ${event.resourceVersion}\nevent: ${event.type}\ndata: ${sse.json.of(event.object)}\n\n`);
+  const unregister = sse.streams.add(() => finish(false));
+  const keepAlive = setInterval(() => write(': keep-alive\n\n'), sse.limits.keepAliveMs).unref();
+  raw.on('close', () => finish(false));
+  raw.on('error', () => finish(true));
+  if (raw.destroyed || req.raw.socket.destroyed) {
+    finish(true);
+    return;
+  }
+  write(': watching\n\n');
+  for (const event of pending.splice(0)) deliver(event);
+}
