@@ -17,6 +17,7 @@ import { createEmbeddedSource } from './apiserver/embedded/embedded-source.js';
 import { cachePurger, createCacheStore } from './app/cache-store.js';
 import { startSourceRuntime } from './app/source-runtime.js';
 import type { SourceRuntime } from './app/source-runtime.js';
+import { graphqlPlugin } from './graphql/graphql-plugin.js';
 import { metricsPlugin } from './http/metrics-route.js';
 import { probesPlugin } from './http/probes.js';
 import type { Checker } from './http/probes.js';
@@ -24,6 +25,8 @@ import { SharedInformers } from './kube/shared-informers.js';
 import { connectSource, embeddedSource } from './kube/source-connection.js';
 import type { SourceConnection } from './kube/source-connection.js';
 import { createMetrics } from './metrics/metrics.js';
+import { createReadModel } from './read/create-read-model.js';
+import type { ReadModel } from './read/read-model.js';
 import { MemoryStore } from './store/memory-store.js';
 import type { ResourceStore } from './store/store.js';
 
@@ -35,6 +38,8 @@ export interface App {
   readonly fastify: FastifyInstance;
   /** stores are the embedded source's store and the cache, for in-process inspection. */
   readonly stores: { readonly source: ResourceStore; readonly cache: ResourceStore };
+  /** read is the read model behind REST and GraphQL. */
+  readonly read: ReadModel;
   /** start listens and resolves with the base URL, once the service is serving. */
   start(): Promise<string>;
   /** stop turns readiness off, stops controllers and informers, ends watches, drains requests and closes. */
@@ -56,6 +61,7 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
   const cache = createCacheStore(config.store.eventWindow);
   const informers = new SharedInformers({ log: logger.child({ component: 'informers' }), metrics: metrics.registry });
   const runtimes: SourceRuntime[] = [];
+  const read = createReadModel({ cache, clusterCachedResources: () => runtimes.flatMap((r) => r.clusterCachedResources()) });
   const connectionErrors = new Map<string, string>();
   let serving = false;
 
@@ -89,6 +95,8 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
       locate: embedded.locate, requireNamespaces: true,
     });
   }
+  // facade: REST and GraphQL register here
+  await fastify.register(graphqlPlugin, { read, registry: metrics.registry });
   await fastify.register(apiServerPlugin, {
     ...common, prefix: '/services/cache/shards/:shard/clusters/:cluster', store: cache, catalog: cacheApiCatalog(), hooks: {},
     locate: locateInCache, requireNamespaces: false,
@@ -126,6 +134,7 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
   return {
     fastify,
     stores: { source: sourceStore, cache },
+    read,
     async start() {
       if (config.embedded.enabled) await embedded.prepare(config.embedded.clusters);
       const address = await fastify.listen({ host: config.host, port: config.port });

@@ -38,6 +38,8 @@ export interface SourceRuntimeOptions {
 /** SourceRuntime is one running source. */
 export interface SourceRuntime {
   readonly name: string;
+  /** clusterCachedResources lists this source's CCRs, each annotated with its shard and cluster. */
+  clusterCachedResources(): KubeObject[];
   /** check throws with the reason when the source is not connected or not synced. */
   check(): void;
   stop(): Promise<void>;
@@ -84,6 +86,10 @@ export function startSourceRuntime(opts: SourceRuntimeOptions): SourceRuntime {
   controller.start();
   return {
     name: source.name,
+    clusterCachedResources: () => [...ccrs.reflector.list()].map((obj) => ({
+      ...obj,
+      metadata: { ...obj.metadata, annotations: { ...obj.metadata.annotations, 'kcp.io/shard': source.name, 'kcp.io/cluster': clusterOf(source, obj) } },
+    })),
     check() {
       const reason = ccrs.reflector.lastError();
       if (!ccrs.reflector.hasSynced()) throw new Error(reason ? `not connected: ${reason}` : 'not synced yet');

@@ -9,7 +9,7 @@ import type { KubeObject } from '../apimachinery/object-meta.js';
 import type { IndexFunc } from '../store/store.js';
 import { cachedObjectOrigin } from './cached-object-origin.js';
 import type { CachedObjectOrigin } from './cached-object-origin.js';
-import { BY_LABEL, BY_NAMESPACE, byLabel, byNamespace } from './cached-object-label-index.js';
+import { BY_LABEL, BY_LOCATION_PART, BY_NAMESPACE, byLabel, byLocationPart, byNamespace } from './cached-object-label-index.js';
 
 /** SchemaRef is a GVR or its schema string `<version>.<resource>.<group>`. */
 export type SchemaRef = GroupVersionResource | string;
@@ -109,6 +109,7 @@ export const CACHED_OBJECT_INDEXES: ReadonlyArray<{ readonly name: string; reado
   { name: BY_SOURCE_CLUSTER_AND_SCHEMA, fn: bySourceClusterAndSchema },
   { name: BY_LABEL, fn: byLabel },
   { name: BY_NAMESPACE, fn: byNamespace },
+  { name: BY_LOCATION_PART, fn: byLocationPart },
 ]);
 
 // An object that is not a CachedObject, or lacks a part its key needs, is left out of the index

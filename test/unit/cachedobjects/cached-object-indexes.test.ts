@@ -21,7 +21,7 @@ import { wrapCachedObject } from '../../../src/cachedobjects/wrap-cached-object.
 import type { GroupVersionResource } from '../../../src/apimachinery/gvr.js';
 import type { KubeObject } from '../../../src/apimachinery/object-meta.js';
 import { numbered } from '../apimachinery/numbered.js';
-import { BY_LABEL, BY_NAMESPACE, labelPresenceKey, labelValueKey } from '../../../src/cachedobjects/cached-object-label-index.js';
+import { BY_LABEL, BY_LOCATION_PART, BY_NAMESPACE, labelPresenceKey, labelValueKey } from '../../../src/cachedobjects/cached-object-label-index.js';
 
 const INSTANCES: GroupVersionResource = { group: 'machines.svm.io', version: 'v1alpha1', resource: 'instances' };
 const CONFIGMAPS: GroupVersionResource = { group: '', version: 'v1', resource: 'configmaps' };
@@ -53,6 +53,7 @@ describe('CachedObject index keys', () => {
         [BY_SOURCE_CLUSTER_AND_SCHEMA]: ['shard-1|root:org|v1alpha1.instances.machines.svm.io'],
         [BY_LABEL]: [],
         [BY_NAMESPACE]: [''],
+        [BY_LOCATION_PART]: ['shard=shard-1', 'cluster=root:org'],
       },
     },
     {
@@ -68,6 +69,7 @@ describe('CachedObject index keys', () => {
         [BY_SOURCE_CLUSTER_AND_SCHEMA]: ['shard-1|root:org|v1.configmaps.core'],
         [BY_LABEL]: [],
         [BY_NAMESPACE]: ['team-a'],
+        [BY_LOCATION_PART]: ['shard=shard-1', 'cluster=root:org'],
       },
     },
     {
@@ -83,6 +85,7 @@ describe('CachedObject index keys', () => {
         [BY_SOURCE_CLUSTER_AND_SCHEMA]: [`shard-1|root:org|v1.widgets.${LONG_GVR.group}`],
         [BY_LABEL]: [],
         [BY_NAMESPACE]: ['team-a'],
+        [BY_LOCATION_PART]: ['shard=shard-1', 'cluster=root:org'],
       },
     },
     {
@@ -98,6 +101,7 @@ describe('CachedObject index keys', () => {
         [BY_SOURCE_CLUSTER_AND_SCHEMA]: ['shard-1|root:org|v1.configmaps.core'],
         [BY_LABEL]: [],
         [BY_NAMESPACE]: ['team-a'],
+        [BY_LOCATION_PART]: ['shard=shard-1', 'cluster=root:org'],
       },
     },
     {

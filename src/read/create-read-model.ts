@@ -1,0 +1,143 @@
+// The read model over the cache store: every lookup is an index query planned by filter-plan.ts.
+
+import { AppError } from '../errors.js';
+import type { KubeObject } from '../apimachinery/object-meta.js';
+import { groupFromName, schemaOf } from '../apimachinery/gvr.js';
+import { cacheLocation } from '../cachedobjects/cache-location.js';
+import { BY_SOURCE_CLUSTER_AND_SCHEMA } from '../cachedobjects/cached-object-indexes.js';
+import { cachedObjectOrigin } from '../cachedobjects/cached-object-origin.js';
+import { CACHED_OBJECTS_GROUP, CACHED_OBJECTS_RESOURCE } from '../cachedobjects/cached-object-resource.js';
+import { unwrapCachedObject } from '../cachedobjects/wrap-cached-object.js';
+import type { ResourceStore } from '../store/store.js';
+import { planFilter } from './filter-plan.js';
+import { decodeCursor, encodeCursor } from './page-cursor.js';
+import type {
+  CachedObjectFilter, FoundObject, ObjectRef, Page, PageRequest, ReadEvent, ReadModel, ReadWatch, SchemaSummary,
+} from './read-model.js';
+import { summarizeSchemas } from './schema-summaries.js';
+
+/** ReadModelDeps are where the read model reads from. */
+export interface ReadModelDeps {
+  readonly cache: ResourceStore;
+  /** clusterCachedResources lists the CCRs of every source (from their informers). */
+  readonly clusterCachedResources: () => KubeObject[];
+}
+
+/** createReadModel builds the read model over the cache. */
+export function createReadModel(deps: ReadModelDeps): ReadModel {
+  return new CacheReadModel(deps);
+}
+
+class CacheReadModel implements ReadModel {
+  readonly #deps: ReadModelDeps;
+
+  constructor(deps: ReadModelDeps) {
+    this.#deps = deps;
+  }
+
+  async getObject(ref: ObjectRef): Promise<FoundObject> {
+    const gvr = { group: groupFromName(ref.group), version: ref.version, resource: ref.resource };
+    const base: CachedObjectFilter = { schema: schemaOf(gvr), name: ref.name, shard: ref.shard, cluster: ref.cluster };
+    let matches = await this.#all({ ...base, namespace: ref.namespace ?? '' });
+    // No namespace given and nothing cluster-scoped: the name may still be unique among namespaces.
+    if (matches.length === 0 && ref.namespace === undefined) matches = await this.#all(base);
+    const what = `${ref.resource}${gvr.group ? `.${gvr.group}` : ''} "${ref.name}"`;
+    const [first, second] = matches;
+    if (first === undefined) throw new AppError('NotFound', `${what} not found`, { name: ref.name, group: gvr.group, kind: ref.resource });
+    if (second !== undefined) throw ambiguous(what, ref, matches);
+    const origin = cachedObjectOrigin(first);
+    return { object: unwrapCachedObject(first), cachedObject: first, shard: origin?.shard ?? '', cluster: origin?.cluster ?? '', source: 'cache' };
+  }
+
+  async getObjects(refs: readonly ObjectRef[]): Promise<Array<FoundObject | Error>> {
+    return Promise.all(refs.map((ref) => this.getObject(ref).catch((err: unknown) => (err instanceof Error ? err : new Error(String(err))))));
+  }
+
+  async getCachedObject(name: string, where: { readonly cluster?: string; readonly shard?: string }): Promise<KubeObject> {
+    const found: KubeObject[] = [];
+    for (const location of await this.#locations(where)) {
+      const obj = await this.#deps.cache.lookup({ cluster: location, group: CACHED_OBJECTS_GROUP, resource: CACHED_OBJECTS_RESOURCE, namespace: '', name });
+      if (obj !== undefined) found.push(obj);
+    }
+    const [first, second] = found;
+    const what = `cachedobjects.cache.kcp.io "${name}"`;
+    if (first === undefined) throw new AppError('NotFound', `${what} not found`, { name, group: CACHED_OBJECTS_GROUP, kind: CACHED_OBJECTS_RESOURCE });
+    if (second !== undefined) throw ambiguous(what, { name, group: CACHED_OBJECTS_GROUP }, found);
+    return first;
+  }
+
+  async listCachedObjects(filter: CachedObjectFilter, page: PageRequest): Promise<Page<KubeObject>> {
+    const plan = planFilter(filter);
+    const cursor = page.continue ? decodeCursor(page.continue) : undefined;
+    const result = await this.#deps.cache.list(plan.scope, {
+      index: plan.index, labelSelector: plan.labelSelector, limit: page.limit, continue: cursor?.storeToken,
+    });
+    const total = cursor?.total ?? result.items.length + (result.remainingItemCount ?? 0);
+    return {
+      items: result.items,
+      resourceVersion: result.resourceVersion,
+      totalCount: total,
+      ...(result.continue ? { continue: encodeCursor({ storeToken: result.continue, total }) } : {}),
+      ...(result.remainingItemCount !== undefined ? { remainingItemCount: result.remainingItemCount } : {}),
+    };
+  }
+
+  async listObjects(filter: CachedObjectFilter, page: PageRequest): Promise<Page<KubeObject>> {
+    const cached = await this.listCachedObjects(filter, page);
+    return { ...cached, items: cached.items.map(unwrapCachedObject) };
+  }
+
+  async schemas(): Promise<SchemaSummary[]> {
+    return summarizeSchemas(await this.#deps.cache.indexCounts(CACHED_OBJECTS_GROUP, CACHED_OBJECTS_RESOURCE, BY_SOURCE_CLUSTER_AND_SCHEMA));
+  }
+
+  async watchCachedObjects(filter: CachedObjectFilter, from: { readonly resourceVersion?: string }, listener: (event: ReadEvent) => void): Promise<ReadWatch> {
+    const plan = planFilter(filter);
+    const resourceVersion = from.resourceVersion || (await this.#deps.cache.resourceVersion());
+    return this.#deps.cache.watch(
+      { ...plan.scope, where: { key: plan.scope.where?.key ?? 'all', matches: plan.matches } },
+      { resourceVersion },
+      (event) => {
+        if (event.type === 'BOOKMARK') return;
+        listener({ type: event.type, object: event.object, resourceVersion: event.object.metadata.resourceVersion ?? '' });
+      },
+    );
+  }
+
+  async clusterCachedResources(): Promise<KubeObject[]> {
+    return this.#deps.clusterCachedResources();
+  }
+
+  /** all lists every match of a filter (used for point lookups, which match few objects). */
+  async #all(filter: CachedObjectFilter): Promise<readonly KubeObject[]> {
+    return (await this.listCachedObjects(filter, {})).items;
+  }
+
+  /** locations are the cache's (shard, cluster) keys matching where. */
+  async #locations(where: { readonly cluster?: string; readonly shard?: string }): Promise<string[]> {
+    if (where.shard !== undefined && where.cluster !== undefined) return [cacheLocation(where.shard, where.cluster)];
+    const counts = await this.#deps.cache.indexCounts(CACHED_OBJECTS_GROUP, CACHED_OBJECTS_RESOURCE, BY_SOURCE_CLUSTER_AND_SCHEMA);
+    const locations = new Set<string>();
+    for (const { value } of counts) {
+      const [shard = '', cluster = ''] = value.split('|');
+      if ((where.shard === undefined || shard === where.shard) && (where.cluster === undefined || cluster === where.cluster)) {
+        locations.add(cacheLocation(shard, cluster));
+      }
+    }
+    return [...locations];
+  }
+}
+
+/** ambiguous is the 409 for a lookup that matched in several places; causes name each place. */
+function ambiguous(what: string, ref: { readonly name: string; readonly group?: string }, matches: readonly KubeObject[]): AppError {
+  const places = matches.map((m) => {
+    const origin = cachedObjectOrigin(m);
+    return { shard: origin?.shard ?? m.metadata.annotations?.['kcp.io/shard'] ?? '', cluster: origin?.cluster ?? m.metadata.annotations?.['kcp.io/cluster'] ?? '' };
+  });
+  const list = places.map((p) => `${p.shard}/${p.cluster}`).join(', ');
+  return new AppError('Conflict', `${what} exists in ${places.length} logical clusters (${list}); pass cluster (and shard) to choose one`, {
+    name: ref.name,
+    group: ref.group,
+    causes: places.map((p) => ({ reason: 'FieldValueDuplicate', field: 'cluster', message: `shard=${p.shard} cluster=${p.cluster}` })),
+  });
+}
