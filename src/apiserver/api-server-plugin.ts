@@ -34,6 +34,8 @@ export interface ApiServerOptions {
   readonly locate: (params: Readonly<Record<string, string>>) => Location;
   /** bodyLimit is the largest accepted request body in bytes. */
   readonly bodyLimit: number;
+  /** watches tracks this mount's open watch streams (for metrics); one is made when absent. */
+  readonly watches?: ActiveWatches;
 }
 
 const PROTOBUF_MEDIA_TYPE = 'application/vnd.kubernetes.protobuf';
@@ -49,7 +51,7 @@ const JSON_MEDIA_TYPES = [
 export async function apiServerPlugin(app: FastifyInstance, opts: ApiServerOptions): Promise<void> {
   const ctx: ApiContext = {
     store: opts.store, catalog: opts.catalog, hooks: opts.hooks, encoder: new EventEncoder(),
-    watches: new ActiveWatches(), watchLimits: opts.watchLimits, requireNamespaces: opts.requireNamespaces,
+    watches: opts.watches ?? new ActiveWatches(), watchLimits: opts.watchLimits, requireNamespaces: opts.requireNamespaces,
   };
   registerBodyParsers(app);
   app.setErrorHandler(sendStatusError);

@@ -33,6 +33,8 @@ export interface SourceRuntimeOptions {
   readonly registry: Registry;
   readonly log: Logger;
   readonly workers: { readonly clusterCachedResources: number; readonly replication: number };
+  /** observeLag records the replication lag of one copy, in seconds. */
+  readonly observeLag?: (seconds: number) => void;
 }
 
 /** SourceRuntime is one running source. */
@@ -58,7 +60,7 @@ export function startSourceRuntime(opts: SourceRuntimeOptions): SourceRuntime {
     const child = new ReplicationController({
       spec, source: lease.reflector, cache: opts.cache, workers: opts.workers.replication,
       log: log.child({ cluster: spec.cluster, resource: `${spec.gvr.resource}.${spec.gvr.group}` }),
-      queueMetrics, controllerMetrics, onCountsChanged,
+      queueMetrics, controllerMetrics, onCountsChanged, observeLag: opts.observeLag,
     });
     await child.start();
     return {

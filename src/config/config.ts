@@ -26,7 +26,11 @@ export interface Config {
     readonly bookmarkIntervalSeconds: number;
     readonly maxBufferedBytes: number;
   };
-  readonly limits: { readonly bodyBytes: number };
+  readonly limits: {
+    readonly bodyBytes: number;
+    /** maxEventLoopDelayMs: above it requests are shed with 503 + Retry-After; 0 = never. */
+    readonly maxEventLoopDelayMs: number;
+  };
   /** workers are the reconcile workers of each root controller and of each replication controller. */
   readonly workers: { readonly clusterCachedResources: number; readonly replication: number };
 }
@@ -47,6 +51,6 @@ export const DEFAULT_CONFIG: Config = Object.freeze({
   cache: { enabled: false, gvks: [], ttl: '2m' },
   store: { eventWindow: 100_000 },
   watch: { timeoutSeconds: 1800, bookmarkIntervalSeconds: 60, maxBufferedBytes: 16 * 1024 * 1024 },
-  limits: { bodyBytes: 3 * 1024 * 1024 },
+  limits: { bodyBytes: 3 * 1024 * 1024, maxEventLoopDelayMs: 1000 },
   workers: { clusterCachedResources: 2, replication: 2 },
 });

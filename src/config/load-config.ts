@@ -89,7 +89,10 @@ function readConfig(r: FieldReader): Config {
       bookmarkIntervalSeconds: w.integer('bookmarkIntervalSeconds', d.watch.bookmarkIntervalSeconds, 0, 3600),
       maxBufferedBytes: w.integer('maxBufferedBytes', d.watch.maxBufferedBytes, 65_536, 1 << 30),
     })),
-    limits: r.object('limits', (l) => ({ bodyBytes: l.integer('bodyBytes', d.limits.bodyBytes, 1024, 64 * 1024 * 1024) })),
+    limits: r.object('limits', (l) => ({
+      bodyBytes: l.integer('bodyBytes', d.limits.bodyBytes, 1024, 64 * 1024 * 1024),
+      maxEventLoopDelayMs: l.integer('maxEventLoopDelayMs', d.limits.maxEventLoopDelayMs, 0, 60_000),
+    })),
     workers: r.object('workers', (w) => ({
       clusterCachedResources: w.integer('clusterCachedResources', d.workers.clusterCachedResources, 1, 64),
       replication: w.integer('replication', d.workers.replication, 1, 64),

@@ -40,6 +40,8 @@ export interface ReplicationOptions {
   readonly controllerMetrics?: ControllerMetrics;
   /** onCountsChanged tells the parent its counts moved (it coalesces status writes). */
   readonly onCountsChanged: () => void;
+  /** observeLag receives, per written or deleted copy, the seconds since the change was first seen. */
+  readonly observeLag?: (seconds: number) => void;
 }
 
 /** ReplicationController replicates one GVR of one logical cluster into the cache. */
@@ -54,6 +56,8 @@ export class ReplicationController {
   readonly #copied = new Set<string>();
   #removeHandler: (() => void) | undefined;
   #cacheWatch: Watch | undefined;
+  /** seenAt: when a source change of each key not yet reconciled was first seen (for the lag metric). */
+  readonly #seenAt = new Map<string, number>();
 
   constructor(opts: ReplicationOptions) {
     this.#opts = opts;
@@ -123,6 +127,7 @@ export class ReplicationController {
     if (!deleted && shouldReplicate(obj, this.#selector)) this.#selected.add(key);
     else this.#selected.delete(key);
     if (this.#selected.size !== before) this.#opts.onCountsChanged();
+    if (this.#opts.observeLag && !this.#seenAt.has(key)) this.#seenAt.set(key, performance.now());
     this.#controller.enqueue(key);
   }
 
@@ -150,8 +155,10 @@ export class ReplicationController {
   async #reconcile(key: string): Promise<void> {
     const [namespace, name] = splitKey(key);
     const { spec, source } = this.#opts;
+    const seenAt = this.#seenAt.get(key);
+    this.#seenAt.delete(key);
     try {
-      await reconcileReplication({
+      const outcome = await reconcileReplication({
         getSource: (ns, n) => source.get(spec.cluster, ns, n),
         getCopy: (ns, n) => this.#copies.find(ns, n),
         selector: () => this.#selector,
@@ -161,7 +168,9 @@ export class ReplicationController {
         updateCopy: (copy, existing) => this.#copies.update(copy, existing),
         deleteCopy: (existing) => this.#copies.delete(existing),
       }, namespace, name);
+      if (seenAt !== undefined && outcome !== 'unchanged' && outcome !== 'absent') this.#opts.observeLag?.((performance.now() - seenAt) / 1000);
     } catch (err) {
+      if (seenAt !== undefined && !this.#seenAt.has(key)) this.#seenAt.set(key, seenAt);
       // A lost race with a concurrent writer is retried with backoff by the queue; say so quietly.
       if (isAppError(err, 'Conflict') || isAppError(err, 'AlreadyExists')) this.#opts.log.debug({ key }, 'replication race, retrying');
       throw err;

@@ -1,0 +1,46 @@
+// Shedding load when the event loop stalls: requests get 503 ServiceUnavailable (a Status) with
+// Retry-After instead of queueing behind the stall. Probes and /metrics are always answered, so
+// an orchestrator sees the truth (readiness may report the stall) rather than timeouts.
+
+import underPressure from '@fastify/under-pressure';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '../errors.js';
+import { statusOf } from '../apimachinery/status.js';
+
+/** LoadSheddingOptions: maxEventLoopDelayMs 0 turns shedding off. */
+export interface LoadSheddingOptions {
+  readonly maxEventLoopDelayMs: number;
+  readonly retryAfterSeconds: number;
+  /** sampleIntervalMs is how often the event-loop delay is sampled; keep it above 10 ms, the histogram's resolution. */
+  readonly sampleIntervalMs?: number;
+}
+
+const ALWAYS_ANSWERED = new Set(['/livez', '/readyz', '/healthz', '/metrics']);
+
+/** registerLoadShedding installs @fastify/under-pressure with a Status-shaped 503. */
+export async function registerLoadShedding(app: FastifyInstance, opts: LoadSheddingOptions): Promise<void> {
+  if (opts.maxEventLoopDelayMs <= 0) return;
+  await app.register(underPressure, {
+    maxEventLoopDelay: opts.maxEventLoopDelayMs,
+    retryAfter: opts.retryAfterSeconds,
+    ...(opts.sampleIntervalMs ? { sampleInterval: opts.sampleIntervalMs } : {}),
+    pressureHandler: shedUnlessProbe(opts.retryAfterSeconds),
+  });
+}
+
+type PressureHandler = (req: FastifyRequest, reply: FastifyReply) => void;
+
+/**
+ * shedUnlessProbe lets probes through (nullish → handled normally) and answers the rest with a
+ * 503 Status. under-pressure sends a returned non-null value as the reply, as its README says;
+ * its typings only allow void, hence the cast.
+ */
+function shedUnlessProbe(retryAfterSeconds: number): PressureHandler {
+  const handler = (req: FastifyRequest, reply: FastifyReply): object | undefined => {
+    if (ALWAYS_ANSWERED.has(req.url.split('?')[0] ?? '')) return undefined;
+    const error = new AppError('ServiceUnavailable', 'the server is overloaded (event loop delay too high); retry later', { retryAfterSeconds });
+    reply.code(503).header('retry-after', String(retryAfterSeconds)).header('content-type', 'application/json');
+    return statusOf(error);
+  };
+  return handler as PressureHandler;
+}
