@@ -17,8 +17,10 @@ import { createEmbeddedSource } from './apiserver/embedded/embedded-source.js';
 import { cachePurger, createCacheStore } from './app/cache-store.js';
 import { startSourceRuntime } from './app/source-runtime.js';
 import type { SourceRuntime } from './app/source-runtime.js';
-import { graphqlPlugin } from './graphql/graphql-plugin.js';
+import { ActiveWatches } from './apiserver/watch-stream.js';
+import { registerLoadShedding } from './http/load-shedding.js';
 import { metricsPlugin } from './http/metrics-route.js';
+import { observeCachedObjects, observeStreamingClients } from './metrics/observed-gauges.js';
 import { probesPlugin } from './http/probes.js';
 import type { Checker } from './http/probes.js';
 import { SharedInformers } from './kube/shared-informers.js';
@@ -81,7 +83,12 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
     };
   }
 
+  await registerLoadShedding(fastify, { maxEventLoopDelayMs: config.limits.maxEventLoopDelayMs, retryAfterSeconds: 10 });
   await fastify.register(metricsPlugin, { metrics });
+  const watches = { embedded: new ActiveWatches(), cache: new ActiveWatches() };
+  observeStreamingClients(metrics.registry, { embedded: () => watches.embedded.size, cache: () => watches.cache.size });
+  observeCachedObjects(metrics.registry, async () => (await read.schemas()).flatMap((s) =>
+    s.clusters.map((c) => ({ schema: s.name, shard: c.shard, cluster: c.cluster, count: c.count }))));
   await fastify.register(probesPlugin, { readiness });
   const watchLimits = {
     timeoutSeconds: config.watch.timeoutSeconds,
@@ -92,14 +99,13 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
   if (config.embedded.enabled) {
     await fastify.register(apiServerPlugin, {
       ...common, prefix: '/clusters/:cluster', store: sourceStore, catalog: embedded.catalog, hooks: embedded.hooks,
-      locate: embedded.locate, requireNamespaces: true,
+      locate: embedded.locate, requireNamespaces: true, watches: watches.embedded,
     });
   }
   // facade: REST and GraphQL register here
-  await fastify.register(graphqlPlugin, { read, registry: metrics.registry });
   await fastify.register(apiServerPlugin, {
     ...common, prefix: '/services/cache/shards/:shard/clusters/:cluster', store: cache, catalog: cacheApiCatalog(), hooks: {},
-    locate: locateInCache, requireNamespaces: false,
+    locate: locateInCache, requireNamespaces: false, watches: watches.cache,
   });
 
   const startSources = (baseUrl: string): void => {
@@ -118,6 +124,7 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
       runtimes.push(startSourceRuntime({
         source, informers, cache, purger: cachePurger(cache), registry: metrics.registry,
         log: logger.child({ source: source.name }), workers: config.workers,
+        observeLag: (seconds) => metrics.replicationLag.observe({ shard: source.name }, seconds),
       }));
     }
   };
