@@ -66,6 +66,7 @@ export interface Page<T> {
 /** SchemaSummary is one replicated schema with its per-cluster counts. */
 export interface SchemaSummary {
   readonly name: string;
+  /** group as the schema writes it: `core` for the core group. */
   readonly group: string;
   readonly version: string;
   readonly resource: string;

@@ -2,7 +2,6 @@
 // is visited. The index value is `<shard>|<cluster>|<schema>`, and a schema string is
 // `<version>.<resource>.<group>` where only the group may contain dots.
 
-import { groupFromName } from '../apimachinery/gvr.js';
 import type { IndexCount } from '../store/store.js';
 import type { SchemaSummary } from './read-model.js';
 
@@ -17,7 +16,8 @@ export function summarizeSchemas(counts: readonly IndexCount[]): SchemaSummary[]
   }
   return [...bySchema.entries()].sort(([a], [b]) => compare(a, b)).map(([name, clusters]) => {
     const [version = '', resource = ''] = name.split('.', 2);
-    const group = groupFromName(name.slice(version.length + resource.length + 2));
+    // The group stays as the schema writes it (`core` for the core group), as in paths and filters.
+    const group = name.slice(version.length + resource.length + 2);
     clusters.sort((a, b) => compare(a.shard, b.shard) || compare(a.cluster, b.cluster));
     return { name, group, version, resource, count: clusters.reduce((sum, c) => sum + c.count, 0), clusters };
   });
