@@ -17,7 +17,10 @@ import { createEmbeddedSource } from './apiserver/embedded/embedded-source.js';
 import { cachePurger, createCacheStore } from './app/cache-store.js';
 import { startSourceRuntime } from './app/source-runtime.js';
 import type { SourceRuntime } from './app/source-runtime.js';
+import { graphqlPlugin } from './graphql/graphql-plugin.js';
+import { facadePlugin } from './http/facade/facade-plugin.js';
 import { ActiveWatches } from './apiserver/watch-stream.js';
+import { ConnectionTracker } from './http/connection-tracker.js';
 import { registerLoadShedding } from './http/load-shedding.js';
 import { metricsPlugin } from './http/metrics-route.js';
 import { observeCachedObjects, observeStreamingClients } from './metrics/observed-gauges.js';
@@ -103,6 +106,8 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
     });
   }
   // facade: REST and GraphQL register here
+  await fastify.register(facadePlugin, { read, registry: metrics.registry, sseMaxBufferedBytes: config.watch.maxBufferedBytes });
+  await fastify.register(graphqlPlugin, { read, registry: metrics.registry });
   await fastify.register(apiServerPlugin, {
     ...common, prefix: '/services/cache/shards/:shard/clusters/:cluster', store: cache, catalog: cacheApiCatalog(), hooks: {},
     locate: locateInCache, requireNamespaces: false, watches: watches.cache,
@@ -133,8 +138,10 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
     informers.stopAll();
   };
 
+  const connections = new ConnectionTracker(fastify.server);
   fastify.addHook('preClose', async () => {
     serving = false;
+    connections.closing();
     await stopSources();
   });
 

@@ -75,7 +75,15 @@ export function schemaAndNameKey(schema: SchemaRef, namespace: string, name: str
   return `${schemaText(schema)}|${namespacedName(namespace, name)}`;
 }
 
-const bySchemaAndName: IndexFunc = (obj) => keyOf(obj, (o) => schemaAndNameKey(o.schema, o.namespace, o.name));
+// A namespaced original is also indexed without its namespace (`<schema>|<name>`), so a lookup by
+// gvr+name that leaves the namespace out is one bucket read. Within one schema the objects are all
+// namespaced or all cluster-scoped, so that key never mixes the two kinds.
+const bySchemaAndName: IndexFunc = (obj) => {
+  const origin = cachedObjectOrigin(obj);
+  if (origin === undefined) return [];
+  const exact = schemaAndNameKey(origin.schema, origin.namespace, origin.name);
+  return origin.namespace === '' ? [exact] : [exact, schemaAndNameKey(origin.schema, '', origin.name)];
+};
 
 /** BY_ORIGINAL indexes by `<shard>|<cluster>|<schema>|<namespace>/<name>`: the copy of one original. */
 export const BY_ORIGINAL = 'cachegate-byOriginal';

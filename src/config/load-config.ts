@@ -18,7 +18,8 @@ export interface ConfigInputs {
 const FLAGS = new Set(['--host', '--port', '--config', '--log-level']);
 const CLUSTER_NAME = /^[a-z0-9]([a-z0-9:-]*[a-z0-9])?$/;
 const DURATION = /^\d+(ms|s|m|h)$/;
-const GVK = /^[a-z0-9.-]*\/[a-z0-9]+\/[A-Za-z][A-Za-z0-9]*$/;
+// `<group>/<version>/<Kind>`; the core group may be written `v1/Secret` (as the seed does) or `/v1/Secret`.
+const GVK = /^([a-z0-9.-]*\/)?[a-z0-9]+\/[A-Za-z][A-Za-z0-9]*$/;
 
 /** loadConfig builds and validates the configuration; any mistake throws a ConfigError. */
 export function loadConfig(inputs: ConfigInputs): Config {

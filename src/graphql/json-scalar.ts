@@ -1,23 +1,18 @@
 // The JSON scalar of schema/cachegate.graphql: Kubernetes objects, label maps and any other JSON
 // value pass through unchanged, in both directions.
 
-import { Kind, valueFromASTUntyped } from 'graphql';
 import type { ValueNode } from 'graphql';
+import { graphqlJs } from './graphql-runtime.js';
+
+const { valueFromASTUntyped } = graphqlJs;
 
 /**
- * JsonScalarResolver is what mercurius copies onto the SDL's scalar type (no description: the
- * SDL's is the one served).
+ * JSON_SCALAR serialises and parses the JSON scalar; literals may be any GraphQL value. It is a
+ * plain object, not a GraphQLScalarType: mercurius copies its properties onto the SDL's scalar,
+ * and a whole GraphQLScalarType would overwrite the SDL's description too.
  */
-export interface JsonScalarResolver {
-  serialize(value: unknown): unknown;
-  parseValue(value: unknown): unknown;
-  parseLiteral(ast: ValueNode, variables?: Readonly<Record<string, unknown>> | null): unknown;
-}
-
-/** JSON_SCALAR serialises and parses the JSON scalar; literals may be any GraphQL value. */
-export const JSON_SCALAR: JsonScalarResolver = Object.freeze({
-  serialize: (value: unknown) => value,
-  parseValue: (value: unknown) => value,
-  parseLiteral: (ast: ValueNode, variables?: Readonly<Record<string, unknown>> | null) =>
-    ast.kind === Kind.NULL ? null : valueFromASTUntyped(ast, variables ?? undefined),
+export const JSON_SCALAR = Object.freeze({
+  serialize: (value: unknown): unknown => value,
+  parseValue: (value: unknown): unknown => value,
+  parseLiteral: (ast: ValueNode, variables?: Parameters<typeof valueFromASTUntyped>[1]): unknown => valueFromASTUntyped(ast, variables),
 });

@@ -37,10 +37,8 @@ class CacheReadModel implements ReadModel {
 
   async getObject(ref: ObjectRef): Promise<FoundObject> {
     const gvr = { group: groupFromName(ref.group), version: ref.version, resource: ref.resource };
-    const base: CachedObjectFilter = { schema: schemaOf(gvr), name: ref.name, shard: ref.shard, cluster: ref.cluster };
-    let matches = await this.#all({ ...base, namespace: ref.namespace ?? '' });
-    // No namespace given and nothing cluster-scoped: the name may still be unique among namespaces.
-    if (matches.length === 0 && ref.namespace === undefined) matches = await this.#all(base);
+    // Without a namespace, the name may still be unique among namespaces (one index bucket).
+    const matches = await this.#all({ schema: schemaOf(gvr), name: ref.name, shard: ref.shard, cluster: ref.cluster, namespace: ref.namespace });
     const what = `${ref.resource}${gvr.group ? `.${gvr.group}` : ''} "${ref.name}"`;
     const [first, second] = matches;
     if (first === undefined) throw new AppError('NotFound', `${what} not found`, { name: ref.name, group: gvr.group, kind: ref.resource });
@@ -128,16 +126,29 @@ class CacheReadModel implements ReadModel {
   }
 }
 
-/** ambiguous is the 409 for a lookup that matched in several places; causes name each place. */
+/**
+ * ambiguous is the 409 for a lookup that matched in several places; it names each place as
+ * shard/cluster (and /namespace when the matches differ only by namespace), one cause each.
+ */
 function ambiguous(what: string, ref: { readonly name: string; readonly group?: string }, matches: readonly KubeObject[]): AppError {
   const places = matches.map((m) => {
     const origin = cachedObjectOrigin(m);
-    return { shard: origin?.shard ?? m.metadata.annotations?.['kcp.io/shard'] ?? '', cluster: origin?.cluster ?? m.metadata.annotations?.['kcp.io/cluster'] ?? '' };
+    return {
+      shard: origin?.shard ?? m.metadata.annotations?.['kcp.io/shard'] ?? '',
+      cluster: origin?.cluster ?? m.metadata.annotations?.['kcp.io/cluster'] ?? '',
+      namespace: origin?.namespace ?? '',
+    };
   });
-  const list = places.map((p) => `${p.shard}/${p.cluster}`).join(', ');
-  return new AppError('Conflict', `${what} exists in ${places.length} logical clusters (${list}); pass cluster (and shard) to choose one`, {
+  const byNamespace = new Set(places.map((p) => `${p.shard}/${p.cluster}`)).size < places.length;
+  const label = (p: (typeof places)[number]): string => `${p.shard}/${p.cluster}${byNamespace ? `/${p.namespace}` : ''}`;
+  const choose = byNamespace ? 'pass namespace (or cluster and shard) to choose one' : 'pass cluster (and shard) to choose one';
+  return new AppError('Conflict', `${what} exists in ${places.length} places (${places.map(label).join(', ')}); ${choose}`, {
     name: ref.name,
     group: ref.group,
-    causes: places.map((p) => ({ reason: 'FieldValueDuplicate', field: 'cluster', message: `shard=${p.shard} cluster=${p.cluster}` })),
+    causes: places.map((p) => ({
+      reason: 'FieldValueDuplicate',
+      field: byNamespace ? 'namespace' : 'cluster',
+      message: `shard=${p.shard} cluster=${p.cluster}${byNamespace ? ` namespace=${p.namespace}` : ''}`,
+    })),
   });
 }

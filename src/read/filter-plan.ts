@@ -47,8 +47,9 @@ export function planFilter(filter: CachedObjectFilter): FilterPlan {
 }
 
 function chooseIndex(filter: CachedObjectFilter, schema: string | undefined, selector: LabelSelector, located: boolean): Index | undefined {
-  if (schema !== undefined && filter.name !== undefined && filter.namespace !== undefined) {
-    return { name: BY_SCHEMA_AND_NAME, value: schemaAndNameKey(schema, filter.namespace, filter.name) };
+  if (schema !== undefined && filter.name !== undefined) {
+    // Without a namespace the bucket holds the name in every namespace; the predicate narrows.
+    return { name: BY_SCHEMA_AND_NAME, value: schemaAndNameKey(schema, filter.namespace ?? '', filter.name) };
   }
   if (schema !== undefined && located) {
     return { name: BY_SOURCE_CLUSTER_AND_SCHEMA, value: sourceClusterAndSchemaKey(filter.shard ?? '', filter.cluster ?? '', schema) };

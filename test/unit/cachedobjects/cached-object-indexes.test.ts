@@ -64,7 +64,7 @@ describe('CachedObject index keys', () => {
         [BY_IDENTITY_AND_GROUP_RESOURCE]: ['abc123|configmaps.core'],
         [BY_GROUP_RESOURCE]: ['configmaps.core'],
         [BY_SCHEMA]: ['v1.configmaps.core'],
-        [BY_SCHEMA_AND_NAME]: ['v1.configmaps.core|team-a/settings'],
+        [BY_SCHEMA_AND_NAME]: ['v1.configmaps.core|team-a/settings', 'v1.configmaps.core|settings'],
         [BY_ORIGINAL]: ['shard-1|root:org|v1.configmaps.core|team-a/settings'],
         [BY_SOURCE_CLUSTER_AND_SCHEMA]: ['shard-1|root:org|v1.configmaps.core'],
         [BY_LABEL]: [],
@@ -80,7 +80,7 @@ describe('CachedObject index keys', () => {
         [BY_IDENTITY_AND_GROUP_RESOURCE]: [`abc123|widgets.${LONG_GVR.group}`],
         [BY_GROUP_RESOURCE]: [`widgets.${LONG_GVR.group}`],
         [BY_SCHEMA]: [`v1.widgets.${LONG_GVR.group}`],
-        [BY_SCHEMA_AND_NAME]: [`v1.widgets.${LONG_GVR.group}|team-a/${LONG_NAME}`],
+        [BY_SCHEMA_AND_NAME]: [`v1.widgets.${LONG_GVR.group}|team-a/${LONG_NAME}`, `v1.widgets.${LONG_GVR.group}|${LONG_NAME}`],
         [BY_ORIGINAL]: [`shard-1|root:org|v1.widgets.${LONG_GVR.group}|team-a/${LONG_NAME}`],
         [BY_SOURCE_CLUSTER_AND_SCHEMA]: [`shard-1|root:org|v1.widgets.${LONG_GVR.group}`],
         [BY_LABEL]: [],
@@ -96,7 +96,7 @@ describe('CachedObject index keys', () => {
         [BY_IDENTITY_AND_GROUP_RESOURCE]: [],
         [BY_GROUP_RESOURCE]: ['configmaps.core'],
         [BY_SCHEMA]: ['v1.configmaps.core'],
-        [BY_SCHEMA_AND_NAME]: ['v1.configmaps.core|team-a/settings'],
+        [BY_SCHEMA_AND_NAME]: ['v1.configmaps.core|team-a/settings', 'v1.configmaps.core|settings'],
         [BY_ORIGINAL]: ['shard-1|root:org|v1.configmaps.core|team-a/settings'],
         [BY_SOURCE_CLUSTER_AND_SCHEMA]: ['shard-1|root:org|v1.configmaps.core'],
         [BY_LABEL]: [],
@@ -130,7 +130,8 @@ describe('CachedObject index key builders match the index functions', () => {
     expect(got[BY_IDENTITY_AND_GROUP_RESOURCE]).toEqual([identityAndGroupResourceKey(ID, gvr)]);
     expect(got[BY_GROUP_RESOURCE]).toEqual([groupResourceIndexKey(gvr)]);
     expect(got[BY_SCHEMA]).toEqual([schemaIndexKey(gvr)]);
-    expect(got[BY_SCHEMA_AND_NAME]).toEqual([schemaAndNameKey(gvr, namespace, object)]);
+    const anyNamespace = namespace === '' ? [] : [schemaAndNameKey(gvr, '', object)];
+    expect(got[BY_SCHEMA_AND_NAME]).toEqual([schemaAndNameKey(gvr, namespace, object), ...anyNamespace]);
     expect(got[BY_ORIGINAL]).toEqual([originalKey(ref)]);
     expect(got[BY_SOURCE_CLUSTER_AND_SCHEMA]).toEqual([sourceClusterAndSchemaKey('shard-1', 'root:org', gvr)]);
   });

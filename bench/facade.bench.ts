@@ -1,0 +1,127 @@
+// Facade read benchmark: the service runs as its own process (as `npm start` does) and autocannon
+// drives it over loopback. Each figure is measured in the same run as its reference:
+//   - REST point read by gvr+name vs a trivial route of the same server (/livez); goal ≥ 0.8x
+//   - GraphQL point read vs REST point read
+//   - a list of 500 objects: server latency vs JSON.stringify of the same 500 objects in-process
+// Run: npx tsx bench/facade.bench.ts   (env N objects, default 1000; SECONDS per run, default 5)
+
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import autocannon from 'autocannon';
+
+const N = Number(process.env['N'] ?? 1000);
+const DURATION = Number(process.env['SECONDS'] ?? 5);
+const CONNECTIONS = 32;
+const SCHEMA = 'v1alpha1.instances.bench.cachegate.io';
+
+interface Run {
+  readonly rps: number;
+  readonly p50: number;
+  readonly p99: number;
+  readonly errors: number;
+}
+
+async function main(): Promise<void> {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const server = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', '--port', String(port)], {
+    env: { ...process.env, LOG_LEVEL: 'warn' }, stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  try {
+    await waitFor(`${base}/readyz`);
+    await seed(base);
+    const objectUrl = `${base}/v1/objects/bench.cachegate.io/v1alpha1/instances/obj-${Math.floor(N / 2)}?cluster=root`;
+    const query = `{ object(group: "bench.cachegate.io", version: "v1alpha1", resource: "instances", name: "obj-${Math.floor(N / 2)}", cluster: "root") }`;
+    const trivial = await load(`${base}/livez`);
+    const rest = await load(objectUrl);
+    const graphql = await load(`${base}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) });
+    const list = await load(`${base}/v1/schemas/${SCHEMA}/objects?cluster=root&limit=500`);
+    const stringify = await stringifyLatency(`${base}/v1/schemas/${SCHEMA}/objects?cluster=root&limit=500`);
+    report([
+      ['trivial route /livez', `${fmt(trivial.rps)} req/s`, '', ''],
+      ['REST point read by gvr+name', `${fmt(rest.rps)} req/s (p50 ${rest.p50} ms, p99 ${rest.p99} ms)`, '>= 0.8x trivial', ratio(rest.rps, trivial.rps, 0.8)],
+      ['GraphQL point read', `${fmt(graphql.rps)} req/s (p50 ${graphql.p50} ms, p99 ${graphql.p99} ms)`, 'vs REST', ratio(graphql.rps, rest.rps)],
+      ['list of 500 objects', `${fmt(list.rps)} req/s, p50 ${list.p50} ms, p99 ${list.p99} ms`, '', ''],
+      ['JSON.stringify of the same 500 objects', `${stringify.toFixed(2)} ms`, 'vs list p50', `${(list.p50 / stringify).toFixed(1)}x`],
+      ['errors (non-2xx) across runs', String(trivial.errors + rest.errors + graphql.errors + list.errors), '0', ''],
+    ]);
+  } finally {
+    server.kill('SIGTERM');
+  }
+}
+
+async function seed(base: string): Promise<void> {
+  const root = `${base}/clusters/root`;
+  await post(`${root}/apis/apiextensions.k8s.io/v1/customresourcedefinitions`, {
+    apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'instances.bench.cachegate.io' },
+    spec: { group: 'bench.cachegate.io', scope: 'Cluster', names: { plural: 'instances', singular: 'instance', kind: 'Instance' },
+      versions: [{ name: 'v1alpha1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }] },
+  });
+  for (let i = 0; i < N; i += 50) {
+    await Promise.all(Array.from({ length: Math.min(50, N - i) }, (_, j) => post(`${root}/apis/bench.cachegate.io/v1alpha1/instances`, {
+      metadata: { name: `obj-${i + j}`, labels: { app: 'bench', n: String(i + j) } },
+      spec: { size: 'large', zone: `zone-${(i + j) % 3}`, replicas: 3, image: 'registry.example.com/team/app:1.2.3' },
+    })));
+  }
+  await post(`${root}/apis/cache.kcp.io/v1alpha1/clustercachedresources`, {
+    apiVersion: 'cache.kcp.io/v1alpha1', kind: 'ClusterCachedResource', metadata: { name: 'instances' },
+    spec: { group: 'bench.cachegate.io', version: 'v1alpha1', resource: 'instances' },
+  });
+  await waitFor(`${base}/v1/schemas/${SCHEMA}/objects?limit=1`, async (res) => ((await res.json()) as { metadata: { remainingItemCount?: number } }).metadata.remainingItemCount === N - 1);
+}
+
+async function load(url: string, opts: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Run> {
+  const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION, method: (opts.method ?? 'GET') as 'GET', headers: opts.headers, body: opts.body });
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.non2xx + result.errors };
+}
+
+async function stringifyLatency(url: string): Promise<number> {
+  const items = ((await (await fetch(url)).json()) as { items: unknown[] }).items;
+  const copy = structuredClone(items);
+  const rounds = 200;
+  const start = performance.now();
+  for (let i = 0; i < rounds; i++) JSON.stringify(copy);
+  return (performance.now() - start) / rounds;
+}
+
+async function post(url: string, body: unknown): Promise<void> {
+  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  if (res.status >= 300) throw new Error(`POST ${url}: ${res.status} ${await res.text()}`);
+}
+
+async function waitFor(url: string, ok: (res: Response) => Promise<boolean> = async (res) => res.status === 200): Promise<void> {
+  for (let i = 0; i < 600; i++) {
+    try {
+      if (await ok(await fetch(url))) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`${url} never became ready`);
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const address = s.address();
+      s.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+function ratio(value: number, reference: number, goal?: number): string {
+  const r = value / reference;
+  return `${r.toFixed(2)}x${goal === undefined ? '' : r >= goal ? ' yes' : ' NO'}`;
+}
+
+function fmt(n: number): string {
+  return Math.round(n).toLocaleString('en-US');
+}
+
+function report(rows: string[][]): void {
+  console.log(`facade bench, N=${N}, ${CONNECTIONS} connections, ${DURATION} s per run, node ${process.version}`);
+  console.table(rows.map(([metric, value, goal, ok]) => ({ metric, value, goal, ok })));
+}
+
+await main();

@@ -1,0 +1,80 @@
+// The GraphQL facade (DESIGN.md §3.7): mercurius at /graphql with GraphiQL at /graphiql and
+// subscriptions over WebSocket (graphql-transport-ws) on the same path. The SDL in
+// schema/cachegate.graphql is the one source of truth, read at startup; resolvers.ts and
+// loaders.ts answer it through the read model only. Every document is checked against the depth
+// and cost limits (query-limits.ts) before it runs: queries by mercurius' validation,
+// subscriptions (which mercurius does not validate) in a preSubscriptionExecution hook.
+//
+// The plugin is encapsulated: mercurius, its error handler and @fastify/websocket stay inside it.
+
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import type { FastifyInstance } from 'fastify';
+import type { DocumentNode, GraphQLSchema, ValidationRule } from 'graphql';
+import mercurius from 'mercurius';
+import type { Registry } from 'prom-client';
+import type { ReadModel } from '../read/read-model.js';
+import { EventStreams } from './event-streams.js';
+import { formatGraphqlErrors } from './format-graphql-errors.js';
+import { graphqlJs } from './graphql-runtime.js';
+import { createLoaders } from './loaders.js';
+import { DEFAULT_QUERY_LIMITS, queryLimitRules } from './query-limits.js';
+import type { QueryLimits } from './query-limits.js';
+import { createResolvers } from './resolvers.js';
+
+/** SCHEMA_FILE is the SDL, relative to this module in src/graphql/ and in the built dist/graphql/. */
+export const SCHEMA_FILE = fileURLToPath(new URL('../../schema/cachegate.graphql', import.meta.url));
+
+/** DEFAULT_SUBSCRIPTION_QUEUE is how many events a subscriber may fall behind before it is cut off. */
+export const DEFAULT_SUBSCRIPTION_QUEUE = 1000;
+
+/** GraphqlPluginOptions configure the GraphQL facade. */
+export interface GraphqlPluginOptions {
+  readonly read: ReadModel;
+  /** registry receives the cachegate_graphql_subscriptions gauge. */
+  readonly registry?: Registry;
+  readonly limits?: Partial<QueryLimits>;
+  /** subscriptionQueue bounds each subscriber's queue of undelivered events (default 1000). */
+  readonly subscriptionQueue?: number;
+  /** schemaFile overrides the SDL's location (default SCHEMA_FILE). */
+  readonly schemaFile?: string;
+  /** graphiql serves GraphiQL at /graphiql (default true). */
+  readonly graphiql?: boolean;
+}
+
+/** graphqlPlugin registers the GraphQL facade on a fastify instance. */
+export async function graphqlPlugin(fastify: FastifyInstance, options: GraphqlPluginOptions): Promise<void> {
+  const limits: QueryLimits = { ...DEFAULT_QUERY_LIMITS, ...options.limits };
+  const rules = queryLimitRules(limits);
+  const events = new EventStreams({
+    read: options.read,
+    queueSize: options.subscriptionQueue ?? DEFAULT_SUBSCRIPTION_QUEUE,
+    ...(options.registry ? { registry: options.registry } : {}),
+  });
+  await fastify.register(mercurius, {
+    schema: await readFile(options.schemaFile ?? SCHEMA_FILE, 'utf8'),
+    resolvers: createResolvers({ read: options.read, limits, events }),
+    loaders: createLoaders(options.read),
+    path: '/graphql',
+    graphiql: options.graphiql ?? true,
+    validationRules: rules,
+    errorFormatter: formatGraphqlErrors,
+    subscription: { keepAlive: 30_000 },
+  });
+  fastify.graphql.addHook('preSubscriptionExecution', (schema, document) => {
+    validateSubscription(schema, document, rules);
+  });
+  // Watches end before the server closes: each open subscription completes.
+  fastify.addHook('preClose', async () => {
+    events.closeAll();
+  });
+}
+
+/** validateSubscription runs the standard and the limit rules on a subscription document. */
+function validateSubscription(schema: GraphQLSchema, document: DocumentNode, rules: readonly ValidationRule[]): void {
+  const { GraphQLError, specifiedRules, validate } = graphqlJs;
+  const [error] = validate(schema, document, [...specifiedRules, ...rules]);
+  if (!error) return;
+  if (typeof error.extensions['code'] === 'string') throw error;
+  throw new GraphQLError(error.message, { nodes: error.nodes ?? null, extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } });
+}

@@ -1,0 +1,88 @@
+// Resolvers of schema/cachegate.graphql, all over the read model. Fields not listed here (and
+// not in loaders.ts) are read straight from the object the parent resolved (PROPERTY_FIELDS):
+// CachedObjects are the cache's own objects, so apiVersion, kind, metadata and spec.raw are
+// properties, as are the read model's SchemaSummary and ReadEvent fields.
+
+import type { IResolvers } from 'mercurius';
+import type { KubeObject } from '../apimachinery/object-meta.js';
+import { cachedObjectOrigin } from '../cachedobjects/cached-object-origin.js';
+import type { CachedObjectFilter, ReadEvent, ReadModel, SchemaSummary } from '../read/read-model.js';
+import { listConnection } from './connection.js';
+import type { PageArgs } from './connection.js';
+import type { EventStreams } from './event-streams.js';
+import { JSON_SCALAR } from './json-scalar.js';
+import type { QueryLimits } from './query-limits.js';
+
+/** PROPERTY_FIELDS lists, per SDL type, the fields resolved as plain properties of the parent value. */
+export const PROPERTY_FIELDS: Readonly<Record<string, readonly string[]>> = Object.freeze({
+  CachedObject: ['apiVersion', 'kind', 'metadata', 'spec'],
+  ObjectMeta: ['name', 'namespace', 'uid', 'resourceVersion', 'creationTimestamp', 'labels', 'annotations'],
+  CachedObjectSpec: ['raw'],
+  CachedObjectConnection: ['edges', 'pageInfo', 'totalCount'],
+  CachedObjectEdge: ['node', 'cursor'],
+  PageInfo: ['hasNextPage', 'endCursor'],
+  Schema: ['name', 'group', 'version', 'resource', 'clusters', 'count'],
+  SchemaCluster: ['shard', 'cluster', 'count'],
+  CachedObjectEvent: ['type', 'object'],
+});
+
+/** ResolverDeps are what the resolvers read from. */
+export interface ResolverDeps {
+  readonly read: ReadModel;
+  readonly limits: QueryLimits;
+  readonly events: EventStreams;
+}
+
+/** FilterInput is CachedObjectFilter as GraphQL passes it: fields may be null. */
+type FilterInput = { readonly [K in keyof CachedObjectFilter]?: string | null };
+
+/** Where picks a lookup's cluster and shard. */
+interface WhereArgs {
+  readonly cluster?: string | null;
+  readonly shard?: string | null;
+}
+
+/** createResolvers makes the resolvers over one read model. */
+export function createResolvers({ read, limits, events }: ResolverDeps): IResolvers {
+  return {
+    JSON: JSON_SCALAR,
+    Query: {
+      cachedObject: (_root: unknown, args: { name: string } & WhereArgs) => read.getCachedObject(args.name, withoutNulls(args, ['cluster', 'shard'])),
+      cachedObjects: (_root: unknown, args: { filter?: FilterInput | null } & PageArgs) => listConnection(read, filterOf(args.filter), args, limits),
+      schemas: () => read.schemas(),
+      clusterCachedResources: () => read.clusterCachedResources(),
+    },
+    CachedObject: {
+      object: (cachedObject: KubeObject) => (cachedObject['spec'] as { raw?: unknown } | undefined)?.raw,
+      shard: (cachedObject: KubeObject) => cachedObjectOrigin(cachedObject)?.shard ?? '',
+      cluster: (cachedObject: KubeObject) => cachedObjectOrigin(cachedObject)?.cluster ?? '',
+    },
+    Schema: {
+      objects: (schema: SchemaSummary, args: PageArgs) => listConnection(read, { schema: schema.name }, args, limits),
+    },
+    Subscription: {
+      cachedObjectEvents: {
+        subscribe: (_root: unknown, args: { filter?: FilterInput | null }) => events.stream(filterOf(args.filter)),
+        resolve: (event: ReadEvent) => event,
+      },
+    },
+  };
+}
+
+/** filterOf drops the filter fields given as null. */
+function filterOf(input: FilterInput | null | undefined): CachedObjectFilter {
+  const filter: Record<string, string> = {};
+  for (const [key, value] of Object.entries(input ?? {})) {
+    if (typeof value === 'string') filter[key] = value;
+  }
+  return filter;
+}
+
+function withoutNulls<K extends string>(args: Partial<Record<K, string | null>>, keys: readonly K[]): Partial<Record<K, string>> {
+  const out: Partial<Record<K, string>> = {};
+  for (const key of keys) {
+    const value = args[key];
+    if (typeof value === 'string') out[key] = value;
+  }
+  return out;
+}

@@ -1,0 +1,16 @@
+// What the facade's route modules share within one app instance.
+
+import type { ReadModel } from '../../read/read-model.js';
+import type { JsonText } from './json-text.js';
+import type { OpenApiDocument } from './openapi-document.js';
+import type { SseLimits } from './serve-sse.js';
+import type { SseStreams } from './sse-streams.js';
+
+/** FacadeContext is the state of one facade: its data, contract, encoder and open streams. */
+export interface FacadeContext {
+  readonly read: ReadModel;
+  readonly document: OpenApiDocument;
+  readonly json: JsonText;
+  readonly streams: SseStreams;
+  readonly sseLimits: SseLimits;
+}

@@ -1,0 +1,53 @@
+// The REST facade (DESIGN.md §3.6): read-only routes under /v1 over the read model, the OpenAPI
+// document they are built from at /openapi.json, and its UI at /docs. Every failure is a
+// Kubernetes Status. Open Server-Sent Events streams end when the app closes.
+
+import type { FastifyInstance } from 'fastify';
+import type { Registry } from 'prom-client';
+import { AppError } from '../../errors.js';
+import type { ReadModel } from '../../read/read-model.js';
+import { docsPlugin } from './docs-routes.js';
+import type { FacadeContext } from './facade-context.js';
+import { sendFacadeError } from './facade-errors.js';
+import { JsonText } from './json-text.js';
+import { listRoutes } from './list-routes.js';
+import { objectRoutes } from './object-routes.js';
+import { loadOpenApiDocument } from './openapi-document.js';
+import { SseStreams } from './sse-streams.js';
+
+/** FacadeOptions configure the REST facade. */
+export interface FacadeOptions {
+  readonly read: ReadModel;
+  /** registry receives the `cachegate_sse_clients` gauge (reused when already registered). */
+  readonly registry?: Registry;
+  /** openApiPath overrides the location of openapi/openapi.yaml. */
+  readonly openApiPath?: string;
+  /** sseKeepAliveMs: interval of `: keep-alive` comments on event streams (default 15 s). */
+  readonly sseKeepAliveMs?: number;
+  /** sseMaxBufferedBytes: an event-stream client with more waiting is disconnected (default 8 MiB). */
+  readonly sseMaxBufferedBytes?: number;
+}
+
+const API_PREFIX = '/v1';
+
+/** facadePlugin registers the REST facade's routes, its error handling and its documentation. */
+export async function facadePlugin(app: FastifyInstance, opts: FacadeOptions): Promise<void> {
+  const document = loadOpenApiDocument(opts.openApiPath);
+  const ctx: FacadeContext = {
+    read: opts.read,
+    document,
+    json: new JsonText(),
+    streams: new SseStreams(opts.registry),
+    sseLimits: { keepAliveMs: opts.sseKeepAliveMs ?? 15_000, maxBufferedBytes: opts.sseMaxBufferedBytes ?? 8 * 1024 * 1024 },
+  };
+  app.addHook('preClose', async () => ctx.streams.closeAll());
+  await app.register(async (api) => {
+    api.setErrorHandler(sendFacadeError);
+    api.setNotFoundHandler(async (req, reply) => {
+      await sendFacadeError(new AppError('NotFound', `the server could not find the requested resource (${req.method} ${req.url.split('?')[0] ?? ''})`), req, reply);
+    });
+    objectRoutes(api, ctx, API_PREFIX);
+    listRoutes(api, ctx, API_PREFIX);
+  }, { prefix: API_PREFIX });
+  await app.register(docsPlugin, { document });
+}
