@@ -4,7 +4,7 @@ import { AppError } from '../errors.js';
 import type { KubeObject } from '../apimachinery/object-meta.js';
 import { groupFromName, schemaOf } from '../apimachinery/gvr.js';
 import { cacheLocation } from '../cachedobjects/cache-location.js';
-import { BY_SOURCE_CLUSTER_AND_SCHEMA } from '../cachedobjects/cached-object-indexes.js';
+import { BY_SCHEMA_AND_NAME, BY_SOURCE_CLUSTER_AND_SCHEMA, schemaAndNameKey } from '../cachedobjects/cached-object-indexes.js';
 import { cachedObjectOrigin } from '../cachedobjects/cached-object-origin.js';
 import { CACHED_OBJECTS_GROUP, CACHED_OBJECTS_RESOURCE } from '../cachedobjects/cached-object-resource.js';
 import { unwrapCachedObject } from '../cachedobjects/wrap-cached-object.js';
@@ -37,8 +37,7 @@ class CacheReadModel implements ReadModel {
 
   async getObject(ref: ObjectRef): Promise<FoundObject> {
     const gvr = { group: groupFromName(ref.group), version: ref.version, resource: ref.resource };
-    // Without a namespace, the name may still be unique among namespaces (one index bucket).
-    const matches = await this.#all({ schema: schemaOf(gvr), name: ref.name, shard: ref.shard, cluster: ref.cluster, namespace: ref.namespace });
+    const matches = await this.#byName(schemaOf(gvr), ref);
     const what = `${ref.resource}${gvr.group ? `.${gvr.group}` : ''} "${ref.name}"`;
     const [first, second] = matches;
     if (first === undefined) throw new AppError('NotFound', `${what} not found`, { name: ref.name, group: gvr.group, kind: ref.resource });
@@ -106,9 +105,26 @@ class CacheReadModel implements ReadModel {
     return this.#deps.clusterCachedResources();
   }
 
-  /** all lists every match of a filter (used for point lookups, which match few objects). */
-  async #all(filter: CachedObjectFilter): Promise<readonly KubeObject[]> {
-    return (await this.listCachedObjects(filter, {})).items;
+  /**
+   * byName is the point lookup behind getObject: one bucket of the by-schema-and-name index (which
+   * without a namespace holds the name in every namespace), narrowed by a plain loop. It skips the
+   * general filter planner, since this is the hottest read.
+   */
+  async #byName(schema: string, ref: ObjectRef): Promise<KubeObject[]> {
+    const located = ref.shard !== undefined && ref.cluster !== undefined;
+    const page = await this.#deps.cache.list(
+      { cluster: located ? cacheLocation(ref.shard ?? '', ref.cluster ?? '') : undefined, group: CACHED_OBJECTS_GROUP, resource: CACHED_OBJECTS_RESOURCE },
+      { index: { name: BY_SCHEMA_AND_NAME, value: schemaAndNameKey(schema, ref.namespace ?? '', ref.name) } },
+    );
+    const matches: KubeObject[] = [];
+    for (const copy of page.items) {
+      const origin = cachedObjectOrigin(copy);
+      if (origin === undefined || origin.schema !== schema || origin.name !== ref.name) continue;
+      if (ref.namespace !== undefined && origin.namespace !== ref.namespace) continue;
+      if ((ref.cluster !== undefined && origin.cluster !== ref.cluster) || (ref.shard !== undefined && origin.shard !== ref.shard)) continue;
+      matches.push(copy);
+    }
+    return matches;
   }
 
   /** locations are the cache's (shard, cluster) keys matching where. */

@@ -1,0 +1,76 @@
+// HTTP load for benchmarks: wrk when it is installed (a C client, so the figures are the
+// server's), else autocannon (a JavaScript client that competes with the server for the CPU).
+// Each target gets a 1 s warm-up first, so every route is measured with the JIT done.
+
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+
+/** LoadResult is one measured run. */
+export interface LoadResult {
+  readonly rps: number;
+  readonly p50: number;
+  readonly p99: number;
+  readonly errors: number;
+}
+
+/** LoadRequest is what to send. */
+export interface LoadRequest {
+  readonly url: string;
+  readonly method?: 'GET' | 'POST';
+  readonly body?: string;
+  readonly contentType?: string;
+}
+
+/** loadGeneratorName says which client measures. */
+export function loadGeneratorName(): string {
+  return hasWrk() ? 'wrk' : 'autocannon';
+}
+
+/** measure warms a target up, then loads it for seconds with connections. */
+export async function measure(req: LoadRequest, connections: number, seconds: number): Promise<LoadResult> {
+  if (hasWrk()) {
+    runWrk(req, connections, 1);
+    return runWrk(req, connections, seconds);
+  }
+  const options = { url: req.url, connections, method: req.method ?? 'GET', body: req.body, headers: req.contentType ? { 'content-type': req.contentType } : undefined };
+  await autocannon({ ...options, duration: 1 });
+  const result = await autocannon({ ...options, duration: seconds });
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.non2xx + result.errors };
+}
+
+function hasWrk(): boolean {
+  return spawnSync('wrk', ['--version']).error === undefined;
+}
+
+function runWrk(req: LoadRequest, connections: number, seconds: number): LoadResult {
+  const args = ['-t1', `-c${connections}`, `-d${seconds}s`, '--latency'];
+  if (req.method === 'POST') args.push('-s', luaScript(req));
+  const out = execFileSync('wrk', [...args, req.url], { encoding: 'utf8' });
+  const number = (pattern: RegExp): number => Number(pattern.exec(out)?.[1] ?? NaN);
+  return {
+    rps: number(/Requests\/sec:\s+([\d.]+)/),
+    p50: latencyMs(/^\s+50%\s+([\d.]+\w+)/m.exec(out)?.[1]),
+    p99: latencyMs(/^\s+99%\s+([\d.]+\w+)/m.exec(out)?.[1]),
+    errors: number(/Non-2xx or 3xx responses:\s+(\d+)/) || 0,
+  };
+}
+
+function luaScript(req: LoadRequest): string {
+  const path = join(mkdtempSync(join(tmpdir(), 'wrk-')), 'post.lua');
+  writeFileSync(path, [
+    'wrk.method = "POST"',
+    `wrk.body = ${JSON.stringify(req.body ?? '')}`,
+    `wrk.headers["Content-Type"] = ${JSON.stringify(req.contentType ?? 'application/json')}`,
+  ].join('\n'));
+  return path;
+}
+
+function latencyMs(text: string | undefined): number {
+  const match = /^([\d.]+)(us|ms|s)$/.exec(text ?? '');
+  if (!match) return NaN;
+  const value = Number(match[1]);
+  return match[2] === 'us' ? value / 1000 : match[2] === 's' ? value * 1000 : value;
+}
