@@ -32,6 +32,15 @@ import type { SourceConnection } from './kube/source-connection.js';
 import { createMetrics } from './metrics/metrics.js';
 import { createReadModel } from './read/create-read-model.js';
 import type { ReadModel } from './read/read-model.js';
+import { CacheCopies } from './read/cache-copies.js';
+import { unwrapCachedObject } from './cachedobjects/wrap-cached-object.js';
+import { OverlayRuntime } from './app/overlay-runtime.js';
+import { KeyedMutex } from './overlay/key-lock.js';
+import { parseOverlayGvks, parseTtl } from './overlay/overlay-gvks.js';
+import { createWriteService } from './write/source-write-service.js';
+import type { WriteSource } from './write/source-write-service.js';
+import type { WriteService } from './write/write-service.js';
+import { WrittenScopes } from './write/written-scopes.js';
 import { MemoryStore } from './store/memory-store.js';
 import type { ResourceStore } from './store/store.js';
 
@@ -45,6 +54,8 @@ export interface App {
   readonly stores: { readonly source: ResourceStore; readonly cache: ResourceStore };
   /** read is the read model behind REST and GraphQL. */
   readonly read: ReadModel;
+  /** write is the write service behind REST and GraphQL writes. */
+  readonly write: WriteService;
   /** start listens and resolves with the base URL, once the service is serving. */
   start(): Promise<string>;
   /** stop turns readiness off, stops controllers and informers, ends watches, drains requests and closes. */
@@ -66,7 +77,32 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
   const cache = createCacheStore(config.store.eventWindow);
   const informers = new SharedInformers({ log: logger.child({ component: 'informers' }), metrics: metrics.registry });
   const runtimes: SourceRuntime[] = [];
-  const read = createReadModel({ cache, clusterCachedResources: () => runtimes.flatMap((r) => r.clusterCachedResources()) });
+  // The read-your-writes overlay (config `cache`): absent when disabled, so reads and writes pay nothing.
+  const gvks = parseOverlayGvks(config.cache.gvks);
+  const overlayRuntime = config.cache.enabled
+    ? new OverlayRuntime({ cache, ttlMs: parseTtl(config.cache.ttl), registry: metrics.registry })
+    : undefined;
+  const scopes = new WrittenScopes();
+  const copies = new CacheCopies(cache);
+  const read = createReadModel({
+    cache,
+    clusterCachedResources: () => runtimes.flatMap((r) => r.clusterCachedResources()),
+    ...(overlayRuntime ? { overlay: { overlay: overlayRuntime.overlay, scopes: () => scopes.all() } } : {}),
+  });
+  const write = createWriteService({
+    sources: () => new Map<string, WriteSource>(runtimes.map((r) => [r.name, { client: r.client }])),
+    overlay: overlayRuntime?.overlay,
+    isOverlaid: (group, version, kind) => gvks.isOverlaid(group, version, kind),
+    resolveKind: async (shard, cluster, gvr) => runtimes.find((r) => r.name === shard)?.discovery.resolve(cluster, gvr),
+    cacheCopy: async (key, version) => {
+      const copy = await copies.copyOf({ ...key, gvr: { group: key.group, version, resource: key.resource } });
+      return copy === undefined ? undefined : unwrapCachedObject(copy);
+    },
+    cacheObjectsIn: async (shard, cluster, gvr, namespace) => (await copies.copiesIn(shard, cluster, gvr, namespace)).map(unwrapCachedObject),
+    ...(overlayRuntime ? { recentDeletion: (key) => overlayRuntime.recentDeletion(key) } : {}),
+    scopes,
+    locks: new KeyedMutex(),
+  });
   const connectionErrors = new Map<string, string>();
   let serving = false;
 
@@ -106,8 +142,8 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
     });
   }
   // facade: REST and GraphQL register here
-  await fastify.register(facadePlugin, { read, registry: metrics.registry, sseMaxBufferedBytes: config.watch.maxBufferedBytes });
-  await fastify.register(graphqlPlugin, { read, registry: metrics.registry });
+  await fastify.register(facadePlugin, { read, write, registry: metrics.registry, sseMaxBufferedBytes: config.watch.maxBufferedBytes, bodyLimit: config.limits.bodyBytes });
+  await fastify.register(graphqlPlugin, { read, write, registry: metrics.registry });
   await fastify.register(apiServerPlugin, {
     ...common, prefix: '/services/cache/shards/:shard/clusters/:cluster', store: cache, catalog: cacheApiCatalog(), hooks: {},
     locate: locateInCache, requireNamespaces: false, watches: watches.cache,
@@ -142,6 +178,7 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
   fastify.addHook('preClose', async () => {
     serving = false;
     connections.closing();
+    overlayRuntime?.stop();
     await stopSources();
   });
 
@@ -149,8 +186,10 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
     fastify,
     stores: { source: sourceStore, cache },
     read,
+    write,
     async start() {
       if (config.embedded.enabled) await embedded.prepare(config.embedded.clusters);
+      await overlayRuntime?.start();
       const address = await fastify.listen({ host: config.host, port: config.port });
       serving = true;
       startSources(loopbackUrl(address));

@@ -40,6 +40,10 @@ export interface SourceRuntimeOptions {
 /** SourceRuntime is one running source. */
 export interface SourceRuntime {
   readonly name: string;
+  /** client writes to this source (the write service's path to it). */
+  readonly client: DynamicClient;
+  /** discovery maps this source's resources to kinds, per logical cluster. */
+  readonly discovery: DiscoveryClient;
   /** clusterCachedResources lists this source's CCRs, each annotated with its shard and cluster. */
   clusterCachedResources(): KubeObject[];
   /** check throws with the reason when the source is not connected or not synced. */
@@ -88,6 +92,8 @@ export function startSourceRuntime(opts: SourceRuntimeOptions): SourceRuntime {
   controller.start();
   return {
     name: source.name,
+    client,
+    discovery,
     clusterCachedResources: () => [...ccrs.reflector.list()].map((obj) => ({
       ...obj,
       metadata: { ...obj.metadata, annotations: { ...obj.metadata.annotations, 'kcp.io/shard': source.name, 'kcp.io/cluster': clusterOf(source, obj) } },

@@ -1,9 +1,11 @@
 // The GraphQL facade (DESIGN.md §3.7): mercurius at /graphql with GraphiQL at /graphiql and
 // subscriptions over WebSocket (graphql-transport-ws) on the same path. The SDL in
 // schema/cachegate.graphql is the one source of truth, read at startup; resolvers.ts and
-// loaders.ts answer it through the read model only. Every document is checked against the depth
-// and cost limits (query-limits.ts) before it runs: queries by mercurius' validation,
-// subscriptions (which mercurius does not validate) in a preSubscriptionExecution hook.
+// loaders.ts answer queries and subscriptions through the read model only, and mutations.ts
+// answers mutations through the one write service (REST's too). Every document is checked
+// against the depth and cost limits (query-limits.ts) before it runs: queries and mutations by
+// mercurius' validation, subscriptions (which mercurius does not validate) in a
+// preSubscriptionExecution hook.
 //
 // The plugin is encapsulated: mercurius, its error handler and @fastify/websocket stay inside it.
 
@@ -14,6 +16,7 @@ import type { DocumentNode, GraphQLSchema, ValidationRule } from 'graphql';
 import mercurius from 'mercurius';
 import type { Registry } from 'prom-client';
 import type { ReadModel } from '../read/read-model.js';
+import type { WriteService } from '../write/write-service.js';
 import { EventStreams } from './event-streams.js';
 import { formatGraphqlErrors } from './format-graphql-errors.js';
 import { graphqlJs } from './graphql-runtime.js';
@@ -31,6 +34,8 @@ export const DEFAULT_SUBSCRIPTION_QUEUE = 1000;
 /** GraphqlPluginOptions configure the GraphQL facade. */
 export interface GraphqlPluginOptions {
   readonly read: ReadModel;
+  /** write performs the mutations; without it every mutation answers METHOD_NOT_ALLOWED. */
+  readonly write?: WriteService;
   /** registry receives the cachegate_graphql_subscriptions gauge. */
   readonly registry?: Registry;
   readonly limits?: Partial<QueryLimits>;
@@ -53,7 +58,7 @@ export async function graphqlPlugin(fastify: FastifyInstance, options: GraphqlPl
   });
   await fastify.register(mercurius, {
     schema: await readFile(options.schemaFile ?? SCHEMA_FILE, 'utf8'),
-    resolvers: createResolvers({ read: options.read, limits, events }),
+    resolvers: createResolvers({ read: options.read, limits, events, ...(options.write ? { write: options.write } : {}) }),
     loaders: createLoaders(options.read),
     path: '/graphql',
     graphiql: options.graphiql ?? true,

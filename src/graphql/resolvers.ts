@@ -1,16 +1,19 @@
-// Resolvers of schema/cachegate.graphql, all over the read model. Fields not listed here (and
-// not in loaders.ts) are read straight from the object the parent resolved (PROPERTY_FIELDS):
-// CachedObjects are the cache's own objects, so apiVersion, kind, metadata and spec.raw are
-// properties, as are the read model's SchemaSummary and ReadEvent fields.
+// Resolvers of schema/cachegate.graphql: queries and subscriptions over the read model, mutations
+// over the write service (mutations.ts). Fields not listed here (and not in loaders.ts) are read
+// straight from the object the parent resolved (PROPERTY_FIELDS): CachedObjects are the cache's
+// own objects, so apiVersion, kind, metadata and spec.raw are properties, as are the read model's
+// SchemaSummary and ReadEvent fields.
 
 import type { IResolvers } from 'mercurius';
 import type { KubeObject } from '../apimachinery/object-meta.js';
 import { cachedObjectOrigin } from '../cachedobjects/cached-object-origin.js';
 import type { CachedObjectFilter, ReadEvent, ReadModel, SchemaSummary } from '../read/read-model.js';
+import type { WriteService } from '../write/write-service.js';
 import { listConnection } from './connection.js';
 import type { PageArgs } from './connection.js';
 import type { EventStreams } from './event-streams.js';
 import { JSON_SCALAR } from './json-scalar.js';
+import { createMutationResolvers } from './mutations.js';
 import type { QueryLimits } from './query-limits.js';
 
 /** PROPERTY_FIELDS lists, per SDL type, the fields resolved as plain properties of the parent value. */
@@ -26,11 +29,13 @@ export const PROPERTY_FIELDS: Readonly<Record<string, readonly string[]>> = Obje
   CachedObjectEvent: ['type', 'object'],
 });
 
-/** ResolverDeps are what the resolvers read from. */
+/** ResolverDeps are what the resolvers read from (and write through). */
 export interface ResolverDeps {
   readonly read: ReadModel;
   readonly limits: QueryLimits;
   readonly events: EventStreams;
+  /** write performs the mutations; without it every mutation is METHOD_NOT_ALLOWED. */
+  readonly write?: WriteService;
 }
 
 /** FilterInput is CachedObjectFilter as GraphQL passes it: fields may be null. */
@@ -42,8 +47,8 @@ interface WhereArgs {
   readonly shard?: string | null;
 }
 
-/** createResolvers makes the resolvers over one read model. */
-export function createResolvers({ read, limits, events }: ResolverDeps): IResolvers {
+/** createResolvers makes the resolvers over one read model and (optionally) one write service. */
+export function createResolvers({ read, limits, events, write }: ResolverDeps): IResolvers {
   return {
     JSON: JSON_SCALAR,
     Query: {
@@ -52,6 +57,7 @@ export function createResolvers({ read, limits, events }: ResolverDeps): IResolv
       schemas: () => read.schemas(),
       clusterCachedResources: () => read.clusterCachedResources(),
     },
+    Mutation: createMutationResolvers(write),
     CachedObject: {
       object: (cachedObject: KubeObject) => (cachedObject['spec'] as { raw?: unknown } | undefined)?.raw,
       shard: (cachedObject: KubeObject) => cachedObjectOrigin(cachedObject)?.shard ?? '',

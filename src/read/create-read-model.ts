@@ -1,4 +1,7 @@
 // The read model over the cache store: every lookup is an index query planned by filter-plan.ts.
+// With an overlay (config `cache.enabled`), every object read and list goes through it: a write
+// made through cachegate that the cache has not replicated yet is answered from the overlay
+// (overlay-reads.ts holds the merge rules).
 
 import { AppError } from '../errors.js';
 import type { KubeObject } from '../apimachinery/object-meta.js';
@@ -9,6 +12,9 @@ import { cachedObjectOrigin } from '../cachedobjects/cached-object-origin.js';
 import { CACHED_OBJECTS_GROUP, CACHED_OBJECTS_RESOURCE } from '../cachedobjects/cached-object-resource.js';
 import { unwrapCachedObject } from '../cachedobjects/wrap-cached-object.js';
 import type { ResourceStore } from '../store/store.js';
+import { CacheCopies } from './cache-copies.js';
+import { overlayFound, overlayOnlyFound, mergePage, overlayOnlyItems } from './overlay-reads.js';
+import type { OverlayReads } from './overlay-reads.js';
 import { planFilter } from './filter-plan.js';
 import { decodeCursor, encodeCursor } from './page-cursor.js';
 import type {
@@ -21,6 +27,8 @@ export interface ReadModelDeps {
   readonly cache: ResourceStore;
   /** clusterCachedResources lists the CCRs of every source (from their informers). */
   readonly clusterCachedResources: () => KubeObject[];
+  /** overlay merges recent writes into reads; undefined reads the cache only. */
+  readonly overlay?: OverlayReads;
 }
 
 /** createReadModel builds the read model over the cache. */
@@ -30,20 +38,23 @@ export function createReadModel(deps: ReadModelDeps): ReadModel {
 
 class CacheReadModel implements ReadModel {
   readonly #deps: ReadModelDeps;
+  readonly #copies: CacheCopies;
 
   constructor(deps: ReadModelDeps) {
     this.#deps = deps;
+    this.#copies = new CacheCopies(deps.cache);
   }
 
   async getObject(ref: ObjectRef): Promise<FoundObject> {
     const gvr = { group: groupFromName(ref.group), version: ref.version, resource: ref.resource };
     const matches = await this.#byName(schemaOf(gvr), ref);
     const what = `${ref.resource}${gvr.group ? `.${gvr.group}` : ''} "${ref.name}"`;
-    const [first, second] = matches;
+    const overlay = this.#deps.overlay;
+    const found = overlay === undefined ? matches.map(fromCache) : [...overlayFound(overlay, matches), ...overlayOnlyFound(overlay, ref, matches)];
+    const [first, second] = found;
     if (first === undefined) throw new AppError('NotFound', `${what} not found`, { name: ref.name, group: gvr.group, kind: ref.resource });
-    if (second !== undefined) throw ambiguous(what, ref, matches);
-    const origin = cachedObjectOrigin(first);
-    return { object: unwrapCachedObject(first), cachedObject: first, shard: origin?.shard ?? '', cluster: origin?.cluster ?? '', source: 'cache' };
+    if (second !== undefined) throw ambiguous(what, ref, found.map((f) => f.cachedObject));
+    return first;
   }
 
   async getObjects(refs: readonly ObjectRef[]): Promise<Array<FoundObject | Error>> {
@@ -69,9 +80,17 @@ class CacheReadModel implements ReadModel {
     const result = await this.#deps.cache.list(plan.scope, {
       index: plan.index, labelSelector: plan.labelSelector, limit: page.limit, continue: cursor?.storeToken,
     });
-    const total = cursor?.total ?? result.items.length + (result.remainingItemCount ?? 0);
+    const overlay = this.#deps.overlay;
+    let items = result.items;
+    let total = cursor?.total ?? result.items.length + (result.remainingItemCount ?? 0);
+    if (overlay !== undefined) {
+      items = mergePage(overlay, result.items, plan.matches);
+      if (!result.continue) items = [...items, ...(await overlayOnlyItems(overlay, this.#copies, filter, plan.matches, result.resourceVersion))];
+      // An unpaged list counts exactly; a paged one counts the cache's snapshot (see overlay-reads.ts).
+      if (page.limit === undefined && cursor === undefined) total = items.length;
+    }
     return {
-      items: result.items,
+      items,
       resourceVersion: result.resourceVersion,
       totalCount: total,
       ...(result.continue ? { continue: encodeCursor({ storeToken: result.continue, total }) } : {}),
@@ -140,6 +159,12 @@ class CacheReadModel implements ReadModel {
     }
     return [...locations];
   }
+}
+
+/** fromCache is a lookup answered by the cache's copy alone. */
+function fromCache(copy: KubeObject): FoundObject {
+  const origin = cachedObjectOrigin(copy);
+  return { object: unwrapCachedObject(copy), cachedObject: copy, shard: origin?.shard ?? '', cluster: origin?.cluster ?? '', source: 'cache' };
 }
 
 /**

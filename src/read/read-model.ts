@@ -19,8 +19,13 @@ export interface ObjectRef {
 
 /** FoundObject is an original, its CachedObject, and where it came from. */
 export interface FoundObject {
-  /** object is the original (the CachedObject's spec.raw). */
+  /** object is the original (the CachedObject's spec.raw), or the overlay's newer recorded write. */
   readonly object: KubeObject;
+  /**
+   * cachedObject is the cache's CachedObject; for an overlay answer (source 'overlay'), one
+   * synthesized around `object` as the cache will hold it once replicated (so it is present even
+   * for an object created through cachegate and not replicated yet). Never undefined.
+   */
   readonly cachedObject: KubeObject;
   readonly shard: string;
   readonly cluster: string;
@@ -89,9 +94,12 @@ export interface ReadWatch {
 }
 
 /**
- * ReadModel answers every facade read. Failures are AppErrors: NotFound, Conflict (an ObjectRef
- * without cluster matching several clusters: details.causes list them), BadRequest (bad selector
- * or filter), Expired (a continue token or resourceVersion too old).
+ * ReadModel answers every facade read. With an overlay (config `cache.enabled`), getObject(s),
+ * listObjects and listCachedObjects merge the cache with recent writes (overlay-reads.ts: paging
+ * semantics, what is synthesized); getCachedObject and watches read the cache only.
+ * Failures are AppErrors: NotFound, Conflict (an ObjectRef without cluster matching several
+ * clusters: details.causes list them), BadRequest (bad selector or filter), Expired (a continue
+ * token or resourceVersion too old).
  */
 export interface ReadModel {
   getObject(ref: ObjectRef): Promise<FoundObject>;

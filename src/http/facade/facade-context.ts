@@ -1,6 +1,7 @@
 // What the facade's route modules share within one app instance.
 
 import type { ReadModel } from '../../read/read-model.js';
+import type { WriteService } from '../../write/write-service.js';
 import type { JsonText } from './json-text.js';
 import type { OpenApiDocument } from './openapi-document.js';
 import type { SseLimits } from './serve-sse.js';
@@ -9,6 +10,8 @@ import type { SseStreams } from './sse-streams.js';
 /** FacadeContext is the state of one facade: its data, contract, encoder and open streams. */
 export interface FacadeContext {
   readonly read: ReadModel;
+  /** write is the write service; undefined in a read-only facade. */
+  readonly write?: WriteService;
   readonly document: OpenApiDocument;
   readonly json: JsonText;
   readonly streams: SseStreams;

@@ -1,4 +1,4 @@
-// The REST facade (DESIGN.md §3.6): read-only routes under /v1 over the read model, the OpenAPI
+// The REST facade (DESIGN.md §3.6): read and write routes under /v1 over the read model, the OpenAPI
 // document they are built from at /openapi.json, and its UI at /docs. Every failure is a
 // Kubernetes Status. Open Server-Sent Events streams end when the app closes.
 
@@ -6,18 +6,24 @@ import type { FastifyInstance } from 'fastify';
 import type { Registry } from 'prom-client';
 import { AppError } from '../../errors.js';
 import type { ReadModel } from '../../read/read-model.js';
+import type { WriteService } from '../../write/write-service.js';
 import { docsPlugin } from './docs-routes.js';
 import type { FacadeContext } from './facade-context.js';
 import { sendFacadeError } from './facade-errors.js';
 import { JsonText } from './json-text.js';
 import { listRoutes } from './list-routes.js';
 import { objectRoutes } from './object-routes.js';
+import { writeRoutes } from './write-routes.js';
 import { loadOpenApiDocument } from './openapi-document.js';
 import { SseStreams } from './sse-streams.js';
 
 /** FacadeOptions configure the REST facade. */
 export interface FacadeOptions {
   readonly read: ReadModel;
+  /** write performs the write routes; without it they answer 405 MethodNotAllowed. */
+  readonly write?: WriteService;
+  /** bodyLimit is the largest request body of a write, in bytes (default fastify's 1 MiB). */
+  readonly bodyLimit?: number;
   /** registry receives the `cachegate_sse_clients` gauge (reused when already registered). */
   readonly registry?: Registry;
   /** openApiPath overrides the location of openapi/openapi.yaml. */
@@ -35,6 +41,7 @@ export async function facadePlugin(app: FastifyInstance, opts: FacadeOptions): P
   const document = loadOpenApiDocument(opts.openApiPath);
   const ctx: FacadeContext = {
     read: opts.read,
+    ...(opts.write ? { write: opts.write } : {}),
     document,
     json: new JsonText(),
     streams: new SseStreams(opts.registry),
@@ -48,6 +55,7 @@ export async function facadePlugin(app: FastifyInstance, opts: FacadeOptions): P
     });
     objectRoutes(api, ctx, API_PREFIX);
     listRoutes(api, ctx, API_PREFIX);
+    writeRoutes(api, ctx, API_PREFIX, opts.bodyLimit);
   }, { prefix: API_PREFIX });
   await app.register(docsPlugin, { document });
 }

@@ -18,7 +18,7 @@ import { PROPERTY_FIELDS, createResolvers } from '../../../src/graphql/resolvers
 import { startTestApp } from '../../helpers/test-app.js';
 import type { TestApp } from '../../helpers/test-app.js';
 
-const ROOT_TYPES = ['Query', 'Subscription'];
+const ROOT_TYPES = ['Query', 'Mutation', 'Subscription'];
 
 describe('GraphQL SDL and resolvers do not drift', () => {
   let app: TestApp;

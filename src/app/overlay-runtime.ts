@@ -1,0 +1,122 @@
+// The overlay's moving parts, wired by the composition root: the Overlay itself (config `cache`),
+// the feed that evicts its entries as the cache catches up (a watch on every CachedObject), the
+// sweep timer for TTLs, and its metrics. With `cache.enabled` false none of this exists.
+
+import { Counter, Gauge } from 'prom-client';
+import type { Registry } from 'prom-client';
+import type { KubeObject } from '../apimachinery/object-meta.js';
+import { ORIGINAL_RESOURCE_UID_ANNOTATION, ORIGINAL_RESOURCE_VERSION_ANNOTATION } from '../cachedobjects/cached-object-annotations.js';
+import { cachedObjectOrigin } from '../cachedobjects/cached-object-origin.js';
+import { CACHED_OBJECTS_GROUP, CACHED_OBJECTS_RESOURCE } from '../cachedobjects/cached-object-resource.js';
+import { METRIC_PREFIX } from '../metrics/metrics.js';
+import { Overlay } from '../overlay/overlay.js';
+import type { ObservedCopy } from '../overlay/overlay.js';
+import { overlayKeyString } from '../overlay/overlay-key.js';
+import type { OverlayKey } from '../overlay/overlay-key.js';
+import type { ResourceStore, Watch } from '../store/store.js';
+
+/** RECENT_DELETION_MS is how long a removed copy is remembered for a delete recorded after its own event. */
+const RECENT_DELETION_MS = 30_000;
+
+/** OverlayRuntimeOptions configure the overlay of one app. */
+export interface OverlayRuntimeOptions {
+  readonly cache: ResourceStore;
+  readonly ttlMs: number;
+  readonly registry: Registry;
+  readonly now?: () => number;
+}
+
+/** OverlayRuntime is the overlay of one app with its feed from the cache. */
+export class OverlayRuntime {
+  readonly overlay: Overlay;
+  readonly #cache: ResourceStore;
+  readonly #ttlMs: number;
+  readonly #now: () => number;
+  readonly #recentDeletions = new Map<string, { readonly observed: ObservedCopy; readonly at: number }>();
+  #watch: Watch | undefined;
+  #timer: NodeJS.Timeout | undefined;
+
+  constructor(opts: OverlayRuntimeOptions) {
+    this.#cache = opts.cache;
+    this.#ttlMs = opts.ttlMs;
+    this.#now = opts.now ?? Date.now;
+    this.overlay = new Overlay({ now: this.#now, ttlMs: opts.ttlMs });
+    registerOverlayMetrics(opts.registry, this.overlay);
+  }
+
+  /** start watches every CachedObject (from the current state on) and starts the sweep timer. */
+  async start(): Promise<void> {
+    this.#watch = await this.#cache.watch({ group: CACHED_OBJECTS_GROUP, resource: CACHED_OBJECTS_RESOURCE }, {}, (event) => {
+      if (event.type !== 'BOOKMARK') this.#observe(event.object, event.type === 'DELETED');
+    });
+    this.#timer = setInterval(() => this.#sweep(), Math.max(this.#ttlMs / 4, 1000));
+    this.#timer.unref();
+  }
+
+  /** stop ends the watch and the timer. */
+  stop(): void {
+    this.#watch?.stop();
+    this.#watch = undefined;
+    if (this.#timer !== undefined) clearInterval(this.#timer);
+    this.#timer = undefined;
+  }
+
+  /** recentDeletion is the removal of a key's copy seen in the last RECENT_DELETION_MS, if any. */
+  recentDeletion(key: OverlayKey): ObservedCopy | undefined {
+    const recent = this.#recentDeletions.get(overlayKeyString(key));
+    return recent !== undefined && this.#now() - recent.at < RECENT_DELETION_MS ? recent.observed : undefined;
+  }
+
+  #observe(copy: KubeObject, deleted: boolean): void {
+    const origin = cachedObjectOrigin(copy);
+    if (origin === undefined) return;
+    const key: OverlayKey = {
+      shard: origin.shard, cluster: origin.cluster, group: origin.gvr.group, resource: origin.gvr.resource, namespace: origin.namespace, name: origin.name,
+    };
+    const annotations = copy.metadata.annotations ?? {};
+    const observed: ObservedCopy = {
+      uid: annotations[ORIGINAL_RESOURCE_UID_ANNOTATION] ?? '',
+      resourceVersion: annotations[ORIGINAL_RESOURCE_VERSION_ANNOTATION] ?? '',
+      ...(deleted ? { deleted: true } : {}),
+    };
+    this.overlay.observe(key, deleted && observed.uid === '' ? undefined : observed);
+    if (deleted) this.#recentDeletions.set(overlayKeyString(key), { observed, at: this.#now() });
+  }
+
+  #sweep(): void {
+    this.overlay.sweep();
+    const cutoff = this.#now() - RECENT_DELETION_MS;
+    for (const [key, recent] of this.#recentDeletions) if (recent.at < cutoff) this.#recentDeletions.delete(key);
+  }
+}
+
+/** registerOverlayMetrics registers `cachegate_overlay_entries{kind}` and `cachegate_overlay_evictions_total{cause}`. */
+function registerOverlayMetrics(registry: Registry, overlay: Overlay): void {
+  new Gauge({
+    name: `${METRIC_PREFIX}overlay_entries`,
+    help: 'Writes recorded in the read-your-writes overlay and not yet replicated by the cache, by kind (live, tombstone).',
+    labelNames: ['kind'] as const,
+    registers: [registry],
+    collect() {
+      const size = overlay.size();
+      this.set({ kind: 'live' }, size.live);
+      this.set({ kind: 'tombstone' }, size.tombstones);
+    },
+  });
+  const reported: Record<'cache' | 'ttl', number> = { cache: 0, ttl: 0 };
+  const evictions = new Counter({
+    name: `${METRIC_PREFIX}overlay_evictions_total`,
+    help: 'Overlay entries removed, by cause: the cache caught up (cache) or the entry expired (ttl).',
+    labelNames: ['cause'] as const,
+    registers: [registry],
+    collect() {
+      // A counter only goes up: add what was evicted since the last scrape.
+      const now = overlay.evictions();
+      for (const cause of ['cache', 'ttl'] as const) {
+        this.inc({ cause }, now[cause] - reported[cause]);
+        reported[cause] = now[cause];
+      }
+    },
+  });
+  for (const cause of ['cache', 'ttl'] as const) evictions.inc({ cause }, 0);
+}

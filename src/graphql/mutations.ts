@@ -1,0 +1,135 @@
+// Resolvers of the SDL's Mutation type, over the one write service that REST writes use too
+// (DESIGN.md §3.7): every mutation goes to the source, and what the source answered is returned.
+// The source's errors come back as they are (a 409 is extensions.code CONFLICT). Without a write
+// service (an app that serves reads only) every mutation is METHOD_NOT_ALLOWED. Mutations of one
+// document run one after the other (GraphQL's rule for mutation fields), so a document that
+// creates and then patches an object does so in that order.
+
+import type { IResolvers } from 'mercurius';
+import { isPlainObject } from '../apimachinery/object-meta.js';
+import type { KubeObject } from '../apimachinery/object-meta.js';
+import { AppError } from '../errors.js';
+import type { NamedTarget, PatchType, WriteOptions, WriteService, WriteTarget } from '../write/write-service.js';
+
+/** TargetArgs are the arguments every mutation takes (GraphQL passes absent optionals as null or not at all). */
+interface TargetArgs {
+  readonly group: string;
+  readonly version: string;
+  readonly resource: string;
+  readonly cluster: string;
+  readonly shard?: string | null;
+  readonly namespace?: string | null;
+  readonly dryRun?: boolean | null;
+}
+
+interface ObjectArgs extends TargetArgs {
+  readonly name?: string | null;
+  readonly object: unknown;
+}
+
+interface PatchArgs extends TargetArgs {
+  readonly name: string;
+  readonly patch: unknown;
+  readonly patchType?: 'MERGE' | 'JSON' | null;
+}
+
+interface NameArgs extends TargetArgs {
+  readonly name: string;
+}
+
+interface SelectorArgs extends TargetArgs {
+  readonly labelSelector?: string | null;
+}
+
+/** PATCH_TYPES maps the SDL's PatchType to the write service's. */
+const PATCH_TYPES: Readonly<Record<'MERGE' | 'JSON', PatchType>> = Object.freeze({ MERGE: 'merge', JSON: 'json' });
+
+/** createMutationResolvers makes the Mutation resolvers over a write service (undefined: writes are not configured). */
+export function createMutationResolvers(write: WriteService | undefined): NonNullable<IResolvers['Mutation']> {
+  const writes = (): WriteService => {
+    if (!write) throw new AppError('MethodNotAllowed', 'writes are not configured');
+    return write;
+  };
+  return {
+    createObject: async (_root: unknown, args: ObjectArgs) => {
+      const result = await writes().create(targetOf(args), objectOf(args.object), optionsOf(args));
+      return result.object ?? null;
+    },
+    updateObject: async (_root: unknown, args: ObjectArgs) => {
+      const object = objectOf(args.object);
+      const result = await writes().update(namedTargetOf(args, object), object, optionsOf(args));
+      return result.object ?? null;
+    },
+    patchObject: async (_root: unknown, args: PatchArgs) => {
+      const result = await writes().patch(namedTargetOf(args), patchOf(args), patchTypeOf(args), optionsOf(args));
+      return result.object ?? null;
+    },
+    updateObjectStatus: async (_root: unknown, args: ObjectArgs) => {
+      const object = objectOf(args.object);
+      const result = await writes().updateStatus(namedTargetOf(args, object), object, optionsOf(args));
+      return result.object ?? null;
+    },
+    patchObjectStatus: async (_root: unknown, args: PatchArgs) => {
+      const result = await writes().patchStatus(namedTargetOf(args), patchOf(args), patchTypeOf(args), optionsOf(args));
+      return result.object ?? null;
+    },
+    deleteObject: async (_root: unknown, args: NameArgs) => {
+      const result = await writes().delete(namedTargetOf(args), optionsOf(args));
+      return result.object ?? null;
+    },
+    deleteObjects: async (_root: unknown, args: SelectorArgs) => {
+      const selector = args.labelSelector ?? undefined;
+      const result = await writes().deleteAllOf(targetOf(args), selector === '' ? undefined : selector, optionsOf(args));
+      return { apiVersion: 'v1', kind: 'List', metadata: {}, items: result.items };
+    },
+  };
+}
+
+/** targetOf turns the common arguments into a write target (null = not given). */
+function targetOf(args: TargetArgs): WriteTarget {
+  return {
+    group: args.group, version: args.version, resource: args.resource, cluster: args.cluster,
+    ...(args.shard != null ? { shard: args.shard } : {}),
+    ...(args.namespace != null ? { namespace: args.namespace } : {}),
+  };
+}
+
+/**
+ * namedTargetOf adds the object's name: the `name` argument, or else the given object's
+ * metadata.name. Both given and different is BAD_REQUEST, as a PUT to another name would be.
+ */
+function namedTargetOf(args: TargetArgs & { readonly name?: string | null }, object?: KubeObject): NamedTarget {
+  const own = object?.metadata.name;
+  const name = args.name ?? own;
+  if (name === undefined || name === '') throw new AppError('BadRequest', 'name is required: give `name` or the object\'s metadata.name');
+  if (own !== undefined && own !== name) {
+    throw new AppError('BadRequest', `the name of the object (${own}) does not match the name argument (${name})`);
+  }
+  return { ...targetOf(args), name };
+}
+
+/** objectOf checks that a JSON argument is a Kubernetes object (a JSON object; metadata an object when given). */
+function objectOf(value: unknown): KubeObject {
+  if (!isPlainObject(value)) throw new AppError('BadRequest', '`object` must be a JSON object');
+  const metadata = value['metadata'];
+  if (metadata !== undefined && !isPlainObject(metadata)) throw new AppError('BadRequest', '`object.metadata` must be a JSON object');
+  const name = isPlainObject(metadata) ? metadata['name'] : undefined;
+  if (name !== undefined && typeof name !== 'string') throw new AppError('BadRequest', '`object.metadata.name` must be a string');
+  return { ...value, metadata: metadata ?? {} } as KubeObject;
+}
+
+/** patchOf checks the patch document's shape against its type: a merge patch is an object, a JSON patch an array. */
+function patchOf(args: PatchArgs): unknown {
+  const type = patchTypeOf(args);
+  if (type === 'merge' && !isPlainObject(args.patch)) throw new AppError('BadRequest', 'a MERGE patch must be a JSON object');
+  if (type === 'json' && !Array.isArray(args.patch)) throw new AppError('BadRequest', 'a JSON patch must be an array of operations');
+  return args.patch;
+}
+
+function patchTypeOf(args: PatchArgs): PatchType {
+  return PATCH_TYPES[args.patchType ?? 'MERGE'];
+}
+
+function optionsOf(args: TargetArgs): WriteOptions {
+  return args.dryRun ? { dryRun: true } : {};
+}

@@ -1,0 +1,142 @@
+// Writes (DESIGN.md §3.6): create, replace, patch, delete, the status writer and delete-all-of,
+// forwarded to the source by the one write service (which records them in the overlay). URLs and
+// parameter schemas come from the OpenAPI document (operations createObject, replaceObject,
+// patchObject, deleteObject, replaceObjectStatus, patchObjectStatus, deleteObjects). Answers are
+// the source's, with `X-Cachegate-Source: source` and the written version in
+// `X-Cachegate-Resource-Version: <shard>/<cluster>/<resourceVersion>`; the source's errors come
+// back as its Status said (a 409 stays a 409).
+
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '../../errors.js';
+import { isPlainObject } from '../../apimachinery/object-meta.js';
+import type { KubeObject } from '../../apimachinery/object-meta.js';
+import type { NamedTarget, PatchType, WriteResult, WriteService, WriteTarget } from '../../write/write-service.js';
+import type { FacadeContext } from './facade-context.js';
+import { documentedRoute } from './route-schemas.js';
+
+interface ResourceParams {
+  readonly group: string;
+  readonly version: string;
+  readonly resource: string;
+}
+
+interface NameParams extends ResourceParams {
+  readonly name: string;
+}
+
+interface WriteQuery {
+  readonly cluster: string;
+  readonly shard?: string;
+  readonly namespace?: string;
+  readonly dryRun?: string;
+  readonly labelSelector?: string;
+}
+
+/** PATCH_TYPES maps the accepted PATCH media types to patch formats. */
+const PATCH_TYPES: Readonly<Record<string, PatchType>> = Object.freeze({
+  'application/merge-patch+json': 'merge',
+  'application/json-patch+json': 'json',
+});
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** writeRoutes registers the write routes in the /v1 scope. */
+export function writeRoutes(api: FastifyInstance, ctx: FacadeContext, prefix: string, bodyLimit: number | undefined): void {
+  // Patch bodies are JSON; which patch they are is read from the media type in the handler.
+  api.addContentTypeParser(Object.keys(PATCH_TYPES), { parseAs: 'string', ...(bodyLimit ? { bodyLimit } : {}) }, (_req, body, done) => {
+    try {
+      done(null, JSON.parse(typeof body === 'string' ? body : body.toString('utf8')));
+    } catch (err) {
+      done(new AppError('BadRequest', `error decoding patch: ${(err as Error).message}`), undefined);
+    }
+  });
+  const route = <P extends ResourceParams>(operationId: string, handler: (req: FastifyRequest<{ Params: P; Querystring: WriteQuery }>, reply: FastifyReply, write: WriteService) => Promise<unknown>): void => {
+    const documented = documentedRoute(ctx.document, operationId, prefix);
+    api.route<{ Params: P; Querystring: WriteQuery }>({
+      method: documented.method,
+      url: documented.url,
+      schema: documented.schema,
+      ...(bodyLimit ? { bodyLimit } : {}),
+      handler: async (req, reply) => {
+        if (ctx.write === undefined) throw new AppError('MethodNotAllowed', 'writes are not configured on this cachegate');
+        return handler(req, reply, ctx.write);
+      },
+    });
+  };
+
+  route<ResourceParams>('createObject', async (req, reply, write) => {
+    const result = await write.create(targetOf(req.params, req.query), objectOf(req.body), optionsOf(req.query));
+    return sendResult(reply.code(201), result);
+  });
+  route<NameParams>('replaceObject', async (req, reply, write) => {
+    const result = await write.update(namedOf(req.params, req.query), objectOf(req.body), optionsOf(req.query));
+    return sendResult(reply, result);
+  });
+  route<NameParams>('patchObject', async (req, reply, write) => {
+    const result = await write.patch(namedOf(req.params, req.query), patchOf(req), patchTypeOf(req), optionsOf(req.query));
+    return sendResult(reply, result);
+  });
+  route<NameParams>('replaceObjectStatus', async (req, reply, write) => {
+    const result = await write.updateStatus(namedOf(req.params, req.query), objectOf(req.body), optionsOf(req.query));
+    return sendResult(reply, result);
+  });
+  route<NameParams>('patchObjectStatus', async (req, reply, write) => {
+    const result = await write.patchStatus(namedOf(req.params, req.query), patchOf(req), patchTypeOf(req), optionsOf(req.query));
+    return sendResult(reply, result);
+  });
+  route<NameParams>('deleteObject', async (req, reply, write) => {
+    const result = await write.delete(namedOf(req.params, req.query), optionsOf(req.query));
+    return sendResult(reply, result);
+  });
+  route<ResourceParams>('deleteObjects', async (req, reply, write) => {
+    const selector = req.query.labelSelector === '' ? undefined : req.query.labelSelector;
+    const result = await write.deleteAllOf(targetOf(req.params, req.query), selector, optionsOf(req.query));
+    reply.header('x-cachegate-source', 'source');
+    return reply.type(JSON_TYPE).send({ kind: 'ObjectList', metadata: { shard: result.shard, cluster: result.cluster }, items: result.items });
+  });
+}
+
+function targetOf(params: ResourceParams, query: WriteQuery): WriteTarget {
+  return {
+    cluster: query.cluster, group: params.group, version: params.version, resource: params.resource,
+    ...(query.shard ? { shard: query.shard } : {}),
+    ...(query.namespace ? { namespace: query.namespace } : {}),
+  };
+}
+
+function namedOf(params: NameParams, query: WriteQuery): NamedTarget {
+  return { ...targetOf(params, query), name: params.name };
+}
+
+function optionsOf(query: WriteQuery): { dryRun?: boolean } {
+  return query.dryRun === 'All' ? { dryRun: true } : {};
+}
+
+// A create or replace body: a JSON object; its metadata may be left out (the source then says what is missing).
+function objectOf(body: unknown): KubeObject {
+  if (!isPlainObject(body)) throw new AppError('BadRequest', 'the request body must be a JSON object (the Kubernetes object to write)');
+  if (body['metadata'] !== undefined && !isPlainObject(body['metadata'])) throw new AppError('BadRequest', 'metadata must be an object');
+  return { ...body, metadata: isPlainObject(body['metadata']) ? body['metadata'] : {} } as KubeObject;
+}
+
+function patchTypeOf(req: FastifyRequest): PatchType {
+  const mediaType = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+  const type = PATCH_TYPES[mediaType];
+  if (type === undefined) {
+    throw new AppError('UnsupportedMediaType',
+      `the body of a PATCH must be application/merge-patch+json or application/json-patch+json, not ${mediaType === '' ? 'empty' : `"${mediaType}"`}`);
+  }
+  return type;
+}
+
+function patchOf(req: FastifyRequest): unknown {
+  patchTypeOf(req);
+  if (req.body === undefined) throw new AppError('BadRequest', 'a PATCH needs a body');
+  return req.body;
+}
+
+function sendResult(reply: FastifyReply, result: WriteResult): FastifyReply {
+  reply.header('x-cachegate-source', 'source');
+  if (result.resourceVersion !== '') reply.header('x-cachegate-resource-version', `${result.shard}/${result.cluster}/${result.resourceVersion}`);
+  return reply.type(JSON_TYPE).send(JSON.stringify(result.object ?? { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success' }));
+}
