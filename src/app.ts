@@ -33,6 +33,8 @@ import { createMetrics } from './metrics/metrics.js';
 import { createReadModel } from './read/create-read-model.js';
 import type { ReadModel } from './read/read-model.js';
 import { CacheCopies } from './read/cache-copies.js';
+import { ReadWaiter } from './read/read-waiter.js';
+import { replicatedAtLeast } from './read/replication-progress.js';
 import { unwrapCachedObject } from './cachedobjects/wrap-cached-object.js';
 import { OverlayRuntime } from './app/overlay-runtime.js';
 import { KeyedMutex } from './overlay/key-lock.js';
@@ -88,6 +90,15 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
     cache,
     clusterCachedResources: () => runtimes.flatMap((r) => r.clusterCachedResources()),
     ...(overlayRuntime ? { overlay: { overlay: overlayRuntime.overlay, scopes: () => scopes.all() } } : {}),
+    waiter: new ReadWaiter({
+      timeoutMs: config.limits.minResourceVersionWaitMs,
+      progress: {
+        hasReplicated: (shard, cluster, resourceVersion) => {
+          const runtime = runtimes.find((r) => r.name === shard);
+          return runtime !== undefined && replicatedAtLeast(runtime.replicationProgress(cluster), resourceVersion);
+        },
+      },
+    }),
   });
   const write = createWriteService({
     sources: () => new Map<string, WriteSource>(runtimes.map((r) => [r.name, { client: r.client }])),

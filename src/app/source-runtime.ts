@@ -17,6 +17,7 @@ import { DynamicClient } from '../kube/dynamic-client.js';
 import type { SharedInformers } from '../kube/shared-informers.js';
 import type { SourceConnection } from '../kube/source-connection.js';
 import { clusterOf } from '../kube/source-connection.js';
+import type { ChildProgress, ClusterProgress } from '../read/replication-progress.js';
 import type { ResourceStore } from '../store/store.js';
 
 /** CCR_GVR is the resource the root controller watches in every source. */
@@ -46,6 +47,12 @@ export interface SourceRuntime {
   readonly discovery: DiscoveryClient;
   /** clusterCachedResources lists this source's CCRs, each annotated with its shard and cluster. */
   clusterCachedResources(): KubeObject[];
+  /**
+   * replicationProgress counts this logical cluster's CCRs and tells, for each of its running
+   * replication controllers, the last source resourceVersion its informer has seen and whether it
+   * has reconciled all of it.
+   */
+  replicationProgress(cluster: string): ClusterProgress;
   /** check throws with the reason when the source is not connected or not synced. */
   check(): void;
   stop(): Promise<void>;
@@ -59,6 +66,8 @@ export function startSourceRuntime(opts: SourceRuntimeOptions): SourceRuntime {
   const ccrs = informers.acquire(source, CCR_GVR, undefined);
   const queueMetrics = createQueueMetrics(opts.registry);
   const controllerMetrics = createControllerMetrics(opts.registry);
+  // The running children with their informers, for replicationProgress.
+  const running = new Set<{ readonly child: ReplicationController; readonly resourceVersion: () => string }>();
   const startChild: StartChild = async (spec, onCountsChanged) => {
     const lease = informers.acquire(source, spec.gvr, spec.cluster);
     const child = new ReplicationController({
@@ -67,8 +76,11 @@ export function startSourceRuntime(opts: SourceRuntimeOptions): SourceRuntime {
       queueMetrics, controllerMetrics, onCountsChanged, observeLag: opts.observeLag,
     });
     await child.start();
+    const entry = { child, resourceVersion: () => lease.reflector.resourceVersion };
+    running.add(entry);
     return {
       stop: async () => {
+        running.delete(entry);
         await child.stop();
         lease.release();
       },
@@ -98,6 +110,19 @@ export function startSourceRuntime(opts: SourceRuntimeOptions): SourceRuntime {
       ...obj,
       metadata: { ...obj.metadata, annotations: { ...obj.metadata.annotations, 'kcp.io/shard': source.name, 'kcp.io/cluster': clusterOf(source, obj) } },
     })),
+    replicationProgress(cluster) {
+      // One synchronous step: an informer hands each change to its handlers (which queue it)
+      // before it advances its resourceVersion, so a seen change is queued or done here.
+      const children: ChildProgress[] = [];
+      for (const { child, resourceVersion } of running) {
+        if (child.spec.cluster === cluster) children.push({ resourceVersion: resourceVersion(), idle: child.isIdle() });
+      }
+      let ccrCount = 0;
+      for (const ccr of ccrs.reflector.list()) {
+        if (clusterOf(source, ccr) === cluster && !ccr.metadata.deletionTimestamp) ccrCount += 1;
+      }
+      return { ccrs: ccrCount, children };
+    },
     check() {
       const reason = ccrs.reflector.lastError();
       if (!ccrs.reflector.hasSynced()) throw new Error(reason ? `not connected: ${reason}` : 'not synced yet');

@@ -30,6 +30,8 @@ export interface Config {
     readonly bodyBytes: number;
     /** maxEventLoopDelayMs: above it requests are shed with 503 + Retry-After; 0 = never. */
     readonly maxEventLoopDelayMs: number;
+    /** minResourceVersionWaitMs bounds how long a read with `minResourceVersion` waits for replication (then 504). */
+    readonly minResourceVersionWaitMs: number;
   };
   /** workers are the reconcile workers of each root controller and of each replication controller. */
   readonly workers: { readonly clusterCachedResources: number; readonly replication: number };
@@ -51,6 +53,6 @@ export const DEFAULT_CONFIG: Config = Object.freeze({
   cache: { enabled: false, gvks: [], ttl: '2m' },
   store: { eventWindow: 100_000 },
   watch: { timeoutSeconds: 1800, bookmarkIntervalSeconds: 60, maxBufferedBytes: 16 * 1024 * 1024 },
-  limits: { bodyBytes: 3 * 1024 * 1024, maxEventLoopDelayMs: 1000 },
+  limits: { bodyBytes: 3 * 1024 * 1024, maxEventLoopDelayMs: 1000, minResourceVersionWaitMs: 5000 },
   workers: { clusterCachedResources: 2, replication: 2 },
 });

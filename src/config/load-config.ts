@@ -93,6 +93,7 @@ function readConfig(r: FieldReader): Config {
     limits: r.object('limits', (l) => ({
       bodyBytes: l.integer('bodyBytes', d.limits.bodyBytes, 1024, 64 * 1024 * 1024),
       maxEventLoopDelayMs: l.integer('maxEventLoopDelayMs', d.limits.maxEventLoopDelayMs, 0, 60_000),
+      minResourceVersionWaitMs: l.integer('minResourceVersionWaitMs', d.limits.minResourceVersionWaitMs, 0, 60_000),
     })),
     workers: r.object('workers', (w) => ({
       clusterCachedResources: w.integer('clusterCachedResources', d.workers.clusterCachedResources, 1, 64),

@@ -25,6 +25,7 @@ export interface ObjectArgs {
   readonly namespace?: string | null;
   readonly cluster?: string | null;
   readonly shard?: string | null;
+  readonly minResourceVersion?: readonly string[] | null;
 }
 
 /** A replicated kind: its resource, version and scope. */
@@ -51,8 +52,13 @@ export function createLoaders(read: ReadModel): MercuriusLoaders {
   return {
     Query: {
       object: async (queries: Array<{ obj: unknown; params: ObjectArgs }>) => {
+        // Each lookup first waits for its own minResourceVersion; one that fails gets only its error.
+        const waited = await Promise.all(queries.map(({ params }) => read.waitForReplication(params.minResourceVersion ?? []).then(
+          () => undefined,
+          (err: unknown) => (err instanceof Error ? err : new Error(String(err))),
+        )));
         const found = await read.getObjects(queries.map(({ params }) => objectRef(params)));
-        return found.map((result) => (result instanceof Error ? result : result.object));
+        return found.map((result, i) => waited[i] ?? (result instanceof Error ? result : result.object));
       },
     },
     CachedObject: {

@@ -41,6 +41,11 @@ export interface ResolverDeps {
 /** FilterInput is CachedObjectFilter as GraphQL passes it: fields may be null. */
 type FilterInput = { readonly [K in keyof CachedObjectFilter]?: string | null };
 
+/** MinResourceVersionArgs: the reads wait for `<shard>/<cluster>/<rv>` to be replicated first. */
+interface MinResourceVersionArgs {
+  readonly minResourceVersion?: readonly string[] | null;
+}
+
 /** Where picks a lookup's cluster and shard. */
 interface WhereArgs {
   readonly cluster?: string | null;
@@ -52,8 +57,14 @@ export function createResolvers({ read, limits, events, write }: ResolverDeps): 
   return {
     JSON: JSON_SCALAR,
     Query: {
-      cachedObject: (_root: unknown, args: { name: string } & WhereArgs) => read.getCachedObject(args.name, withoutNulls(args, ['cluster', 'shard'])),
-      cachedObjects: (_root: unknown, args: { filter?: FilterInput | null } & PageArgs) => listConnection(read, filterOf(args.filter), args, limits),
+      cachedObject: async (_root: unknown, args: { name: string } & WhereArgs & MinResourceVersionArgs) => {
+        await read.waitForReplication(args.minResourceVersion ?? []);
+        return read.getCachedObject(args.name, withoutNulls(args, ['cluster', 'shard']));
+      },
+      cachedObjects: async (_root: unknown, args: { filter?: FilterInput | null } & PageArgs & MinResourceVersionArgs) => {
+        await read.waitForReplication(args.minResourceVersion ?? []);
+        return listConnection(read, filterOf(args.filter), args, limits);
+      },
       schemas: () => read.schemas(),
       clusterCachedResources: () => read.clusterCachedResources(),
     },

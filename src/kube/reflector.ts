@@ -104,6 +104,15 @@ export class Reflector {
     return this.#lastError;
   }
 
+  /**
+   * resourceVersion is the last resourceVersion this reflector has seen from the source (of its
+   * list, of a watch event, or of a BOOKMARK); '' before the first list. Every event up to it has
+   * been stored and handed to the handlers.
+   */
+  get resourceVersion(): string {
+    return this.#resourceVersion;
+  }
+
   /** restarts counts re-lists and re-watches after errors and expired resourceVersions. */
   get restarts(): number {
     return this.#restarts;

@@ -118,4 +118,10 @@ export interface ReadModel {
   watchCachedObjects(filter: CachedObjectFilter, from: { readonly resourceVersion?: string }, listener: (event: ReadEvent) => void): Promise<ReadWatch>;
   /** clusterCachedResources lists the CCRs of every source, with their status. */
   clusterCachedResources(): Promise<KubeObject[]>;
+  /**
+   * waitForReplication resolves once the cache has replicated, for each `<shard>/<cluster>/<rv>`
+   * given, at least that source resourceVersion of that logical cluster (read-waiter.ts); at once
+   * when none is given. Malformed → BadRequest; the bound passes first → Timeout (retry after 1 s).
+   */
+  waitForReplication(minResourceVersions: readonly string[]): Promise<void>;
 }

@@ -116,6 +116,19 @@ export class ReplicationController {
     return { local: this.#selected.size, cache: this.#copied.size };
   }
 
+  /** spec is what this controller replicates. */
+  get spec(): ReplicationSpec {
+    return this.#opts.spec;
+  }
+
+  /**
+   * isIdle tells whether every source change handed to this controller so far has been
+   * reconciled: no key queued, being reconciled, or waiting for a retry.
+   */
+  isIdle(): boolean {
+    return this.#controller.isIdle();
+  }
+
   /** hasSynced tells whether the source view has listed once. */
   hasSynced(): boolean {
     return this.#opts.source.hasSynced();

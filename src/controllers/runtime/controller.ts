@@ -65,6 +65,11 @@ export class Controller {
     this.queue.addAfter(key, ms);
   }
 
+  /** isIdle tells whether no key is queued, being reconciled, or waiting for a retry. */
+  isIdle(): boolean {
+    return this.queue.isIdle();
+  }
+
   /** start launches the worker loops; starting twice is a programming error. */
   start(): void {
     if (this.loops !== undefined) throw new Error(`controller ${this.name} was started more than once`);

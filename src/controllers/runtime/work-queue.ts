@@ -124,6 +124,11 @@ export class WorkQueue {
     return this.queue.length;
   }
 
+  /** isIdle tells whether no item is waiting, held by a worker, or due for a delayed (retry) add. */
+  isIdle(): boolean {
+    return this.queue.length === 0 && this.dirty.size === 0 && this.processing.size === 0 && this.delayed.size === 0;
+  }
+
   /** isShuttingDown tells whether shutDown or shutDownWithDrain was called. */
   get isShuttingDown(): boolean {
     return this.shuttingDown;

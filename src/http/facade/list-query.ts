@@ -2,9 +2,10 @@
 // The parameters were validated against the OpenAPI document already (limit is an integer ≥ 0).
 
 import type { CachedObjectFilter, PageRequest } from '../../read/read-model.js';
+import type { MinResourceVersionQuery } from './min-resource-version.js';
 
 /** ListQuery is the validated querystring of a list route. */
-export interface ListQuery {
+export interface ListQuery extends MinResourceVersionQuery {
   readonly shard?: string;
   readonly cluster?: string;
   readonly schema?: string;

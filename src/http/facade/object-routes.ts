@@ -4,6 +4,8 @@
 
 import type { FastifyInstance } from 'fastify';
 import type { FacadeContext } from './facade-context.js';
+import { minResourceVersions } from './min-resource-version.js';
+import type { MinResourceVersionQuery } from './min-resource-version.js';
 import { documentedRoute } from './route-schemas.js';
 import { sendObject } from './send-object.js';
 
@@ -14,7 +16,7 @@ interface ObjectParams {
   readonly name: string;
 }
 
-interface WhereQuery {
+interface WhereQuery extends MinResourceVersionQuery {
   readonly cluster?: string;
   readonly shard?: string;
   readonly namespace?: string;
@@ -30,6 +32,7 @@ export function objectRoutes(api: FastifyInstance, ctx: FacadeContext, prefix: s
     handler: async (req, reply) => {
       const { group, version, resource, name } = req.params;
       const { namespace } = req.query;
+      await ctx.read.waitForReplication(minResourceVersions(req.query));
       const found = await ctx.read.getObject({ group, version, resource, name, ...where(req.query), ...(namespace === undefined ? {} : { namespace }) });
       reply.header('x-cachegate-source', found.source);
       return sendObject(req, reply, found.object, ctx.json);
@@ -42,6 +45,7 @@ export function objectRoutes(api: FastifyInstance, ctx: FacadeContext, prefix: s
     url: getCachedObject.url,
     schema: getCachedObject.schema,
     handler: async (req, reply) => {
+      await ctx.read.waitForReplication(minResourceVersions(req.query));
       const cachedObject = await ctx.read.getCachedObject(req.params.name, where(req.query));
       return sendObject(req, reply, cachedObject, ctx.json);
     },

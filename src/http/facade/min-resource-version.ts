@@ -1,0 +1,14 @@
+// The `minResourceVersion` query parameter of the read routes (repeatable): its values, for the
+// read model to wait on before the read (read-waiter.ts decides what they mean).
+
+/** MinResourceVersionQuery is the part of a read route's query this file reads. */
+export interface MinResourceVersionQuery {
+  readonly minResourceVersion?: string | readonly string[];
+}
+
+/** minResourceVersions lists the values given (none → []). */
+export function minResourceVersions(query: MinResourceVersionQuery): readonly string[] {
+  const value = query.minResourceVersion;
+  if (value === undefined) return [];
+  return typeof value === 'string' ? [value] : value;
+}
