@@ -13,7 +13,7 @@ import { CACHED_OBJECTS_GROUP, CACHED_OBJECTS_RESOURCE } from '../cachedobjects/
 import { unwrapCachedObject } from '../cachedobjects/wrap-cached-object.js';
 import type { ResourceStore } from '../store/store.js';
 import { CacheCopies } from './cache-copies.js';
-import { overlayFound, overlayOnlyFound, mergePage, overlayOnlyItems } from './overlay-reads.js';
+import { overlayCachedObjects, overlayFound, overlayOnlyFound, mergePage, overlayOnlyItems } from './overlay-reads.js';
 import type { OverlayReads } from './overlay-reads.js';
 import { planFilter } from './filter-plan.js';
 import { ReadWaiter } from './read-waiter.js';
@@ -71,11 +71,13 @@ class CacheReadModel implements ReadModel {
   }
 
   async getCachedObject(name: string, where: { readonly cluster?: string; readonly shard?: string }): Promise<KubeObject> {
-    const found: KubeObject[] = [];
+    let found: KubeObject[] = [];
     for (const location of await this.#locations(where)) {
       const obj = await this.#deps.cache.lookup({ cluster: location, group: CACHED_OBJECTS_GROUP, resource: CACHED_OBJECTS_RESOURCE, namespace: '', name });
       if (obj !== undefined) found.push(obj);
     }
+    const overlay = activeOverlay(this.#deps.overlay);
+    if (overlay !== undefined) found = overlayCachedObjects(overlay, found, name, where);
     const [first, second] = found;
     const what = `cachedobjects.cache.kcp.io "${name}"`;
     if (first === undefined) throw new AppError('NotFound', `${what} not found`, { name, group: CACHED_OBJECTS_GROUP, kind: CACHED_OBJECTS_RESOURCE });

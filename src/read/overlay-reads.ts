@@ -17,11 +17,13 @@
 //   (GraphQL's owners) see one.
 // - The overlay is keyed without the version: a write through one version is answered for reads
 //   of the same resource; objects only the overlay holds are answered for their own version only.
-// - getCachedObject (by the CachedObject's own name) and watches read the cache only.
+// - getCachedObject (by the CachedObject's own name) is resolved the same way; watches (and so
+//   SSE and subscriptions) deliver the cache's changes only.
 
 import { groupFromName } from '../apimachinery/gvr.js';
 import type { GroupVersionResource } from '../apimachinery/gvr.js';
 import type { KubeObject } from '../apimachinery/object-meta.js';
+import { cachedObjectName } from '../cachedobjects/cached-object-name.js';
 import { cachedObjectOrigin } from '../cachedobjects/cached-object-origin.js';
 import { unwrapCachedObject } from '../cachedobjects/wrap-cached-object.js';
 import { compareResourceVersions, isNumericResourceVersion } from '../apimachinery/resource-version.js';
@@ -128,6 +130,39 @@ export async function overlayOnlyItems(
     }
   }
   return extra.sort((a, b) => (a.sortKey < b.sortKey ? -1 : a.sortKey > b.sortKey ? 1 : 0)).map((e) => e.item);
+}
+
+/**
+ * overlayCachedObjects answers a lookup of CachedObjects by their own name through the overlay:
+ * each cache hit is resolved (a newer recorded write replaces its original, a tombstone hides it),
+ * and objects only the overlay holds are found by the name their copy will have.
+ */
+export function overlayCachedObjects(
+  reads: OverlayReads, hits: readonly KubeObject[], name: string, where: { readonly cluster?: string; readonly shard?: string },
+): KubeObject[] {
+  const answered: KubeObject[] = [];
+  const seen = new Set<string>();
+  for (const copy of hits) {
+    const origin = cachedObjectOrigin(copy);
+    if (origin === undefined) continue;
+    seen.add(overlayKeyString(keyOf(origin)));
+    const resolved = reads.overlay.resolve(keyOf(origin), unwrapCachedObject(copy));
+    if (resolved.source === 'cache') answered.push(copy);
+    else if (resolved.object !== undefined) answered.push(synthesizeCachedObject(resolved.object, { shard: origin.shard, cluster: origin.cluster, gvr: origin.gvr }, copy));
+  }
+  for (const scope of reads.scopes()) {
+    if ((where.shard !== undefined && scope.shard !== where.shard) || (where.cluster !== undefined && scope.cluster !== where.cluster)) continue;
+    for (const entry of reads.overlay.entriesIn(scope)) {
+      if (entry.deleted || entry.object === undefined || seen.has(overlayKeyString(entry.key))) continue;
+      const gvr: GroupVersionResource = { group: scope.group, version: versionOf(entry.object), resource: scope.resource };
+      if (cachedObjectName(gvr, entry.key.namespace, entry.key.name) !== name) continue;
+      const resolved = reads.overlay.resolve(entry.key, undefined);
+      if (resolved.source === 'overlay' && resolved.object !== undefined) {
+        answered.push(synthesizeCachedObject(resolved.object, { shard: scope.shard, cluster: scope.cluster, gvr }));
+      }
+    }
+  }
+  return answered;
 }
 
 function keyOf(origin: { shard: string; cluster: string; gvr: GroupVersionResource; namespace: string; name: string }): OverlayKey {

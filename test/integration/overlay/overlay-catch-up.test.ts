@@ -94,4 +94,18 @@ describe('overlay entries until the cache catches up', () => {
     expect(released.status).toBe(200);
     expect((await get('lag-11')).status).toBe(404);
   });
+
+  it('case 5: a CachedObject looked up by its own name reflects recent writes at once', async () => {
+    const byName = (name: string): ReturnType<typeof request> => request('GET', `${app.url}/v1/cachedobjects/${SCHEMA}.${name}?cluster=root`);
+    const created = await request('POST', `${objects}?cluster=root`, { metadata: { name: 'named-only' }, spec: { v: 1 } });
+    const onlyInOverlay = await byName('named-only');
+    expect(onlyInOverlay.status).toBe(200);
+    expect(onlyInOverlay.body.spec.raw).toEqual(created.body);
+    await request('POST', `${objects}?cluster=root`, { metadata: { name: 'named-replicated', labels: { replicated: 'yes' } }, spec: { v: 1 } });
+    await eventually(async () => expect((await get('named-replicated')).headers.get('x-cachegate-source')).toBe('cache'), 15_000);
+    const patched = await request('PATCH', `${objects}/named-replicated?cluster=root`, { spec: { v: 2 } }, 'application/merge-patch+json');
+    expect((await byName('named-replicated')).body.spec.raw.metadata.resourceVersion).toBe(patched.body.metadata.resourceVersion);
+    expect((await request('DELETE', `${objects}/named-replicated?cluster=root`)).status).toBe(200);
+    expect((await byName('named-replicated')).status).toBe(404);
+  });
 });
