@@ -7,7 +7,7 @@
 // Run: npx tsx bench/facade.bench.ts   (env N objects, default 1000; SECONDS per run, default 5)
 
 import { spawn } from 'node:child_process';
-import { createServer } from 'node:net';
+import { freePort, post, waitFor } from './lib/bench-http.js';
 import { loadGeneratorName, measure } from './lib/load-generator.js';
 
 const N = Number(process.env['N'] ?? 1000);
@@ -96,32 +96,6 @@ async function stringifyLatency(url: string): Promise<number> {
   const start = performance.now();
   for (let i = 0; i < rounds; i++) JSON.stringify(copy);
   return (performance.now() - start) / rounds;
-}
-
-async function post(url: string, body: unknown): Promise<void> {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  if (res.status >= 300) throw new Error(`POST ${url}: ${res.status} ${await res.text()}`);
-}
-
-async function waitFor(url: string, ok: (res: Response) => Promise<boolean> = async (res) => res.status === 200): Promise<void> {
-  for (let i = 0; i < 600; i++) {
-    try {
-      if (await ok(await fetch(url))) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`${url} never became ready`);
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const address = s.address();
-      s.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
 }
 
 function ratio(value: number, reference: number, goal?: number): string {

@@ -6,9 +6,9 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort, post, waitFor } from './lib/bench-http.js';
 import { loadGeneratorName, measure } from './lib/load-generator.js';
 import type { LoadResult } from './lib/load-generator.js';
 
@@ -102,32 +102,6 @@ function percentiles(values: number[]): Percentiles {
   const sorted = [...values].sort((a, b) => a - b);
   const at = (q: number): string => (sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0).toFixed(2);
   return { p50: at(0.5), p99: at(0.99) };
-}
-
-async function post(url: string, body: unknown): Promise<void> {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  if (res.status >= 300) throw new Error(`POST ${url}: ${res.status} ${await res.text()}`);
-}
-
-async function waitFor(url: string, ok: (res: Response) => Promise<boolean> = async (res) => res.status === 200): Promise<void> {
-  for (let i = 0; i < 600; i++) {
-    try {
-      if (await ok(await fetch(url))) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`${url} never became ready`);
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const address = s.address();
-      s.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
 }
 
 function fmt(n: number): string {

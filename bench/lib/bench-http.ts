@@ -1,0 +1,33 @@
+// Small HTTP helpers the process-level benchmarks share: seeding a server, waiting for it, and
+// finding a free loopback port for it.
+
+import { createServer } from 'node:net';
+
+/** post sends a JSON body and fails loudly on anything but success. */
+export async function post(url: string, body: unknown): Promise<void> {
+  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  if (res.status >= 300) throw new Error(`POST ${url}: ${res.status} ${await res.text()}`);
+}
+
+/** waitFor polls a URL until ok says so (default: HTTP 200), for at most a minute. */
+export async function waitFor(url: string, ok: (res: Response) => Promise<boolean> = async (res) => res.status === 200): Promise<void> {
+  for (let i = 0; i < 600; i++) {
+    try {
+      if (await ok(await fetch(url))) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`${url} never became ready`);
+}
+
+/** freePort asks the OS for a loopback port that is free right now. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const address = s.address();
+      s.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
