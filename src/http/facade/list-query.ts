@@ -4,19 +4,8 @@
 import type { CachedObjectFilter, PageRequest } from '../../read/read-model.js';
 import type { MinResourceVersionQuery } from './min-resource-version.js';
 
-/** ListQuery is the validated querystring of a list route. */
-export interface ListQuery extends MinResourceVersionQuery {
-  readonly shard?: string;
-  readonly cluster?: string;
-  readonly schema?: string;
-  readonly group?: string;
-  readonly version?: string;
-  readonly resource?: string;
-  readonly namespace?: string;
-  readonly name?: string;
-  readonly labelSelector?: string;
-  readonly limit?: number;
-  readonly continue?: string;
+/** ListQuery is the validated querystring of a list route: the read model's filter and page, plus watch. */
+export interface ListQuery extends MinResourceVersionQuery, CachedObjectFilter, PageRequest {
   readonly watch?: string;
   readonly resourceVersion?: string;
 }
