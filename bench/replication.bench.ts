@@ -22,6 +22,7 @@ import { cacheLocation } from '../src/cachedobjects/cache-location.js';
 import { ORIGINAL_RESOURCE_VERSION_ANNOTATION } from '../src/cachedobjects/cached-object-annotations.js';
 import { CACHED_OBJECTS_GROUP, CACHED_OBJECTS_RESOURCE } from '../src/cachedobjects/cached-object-resource.js';
 import type { ObjectKey, ResourceRef, Scope, WatchEvent } from '../src/store/store.js';
+import { ReportRows } from './lib/report-rows.js';
 
 const N = Number(process.env.N ?? 20_000);
 const N2 = Number(process.env.N2 ?? 100_000);
@@ -70,18 +71,8 @@ const SOURCE_REF: ResourceRef = { cluster: CLUSTER, group: GROUP, resource: RESO
 const CACHE_SCOPE: Scope = { cluster: cacheLocation(SHARD, CLUSTER), group: CACHED_OBJECTS_GROUP, resource: CACHED_OBJECTS_RESOURCE };
 const CCR_KEY: ObjectKey = { cluster: CLUSTER, group: 'cache.kcp.io', resource: 'clustercachedresources', namespace: '', name: CCR_NAME };
 
-interface Row {
-  readonly metric: string;
-  readonly value: string;
-  readonly goal: string;
-  readonly ok: string;
-}
-
-const rows: Row[] = [];
-
-function report(metric: string, value: string, goal = '', ok?: boolean): void {
-  rows.push({ metric, value, goal, ok: ok === undefined ? '' : ok ? 'yes' : 'NO' });
-}
+const rows = new ReportRows();
+const report = rows.add.bind(rows);
 
 const fmt = (n: number): string => Math.round(n).toLocaleString('en-US');
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -354,7 +345,7 @@ async function main(): Promise<void> {
     }
   }
   console.log(`replication bench, N=${fmt(N)}, N2=${fmt(N2)}, ${WRITE_RATE} writes/s for ${LAG_SECONDS} s, node ${process.version}, total ${((performance.now() - wall) / 1000).toFixed(0)} s`);
-  console.table(rows);
+  rows.print();
 }
 
 await main();

@@ -4,6 +4,7 @@
 import type { KubeObject } from '../src/apimachinery/object-meta.js';
 import { MemoryStore } from '../src/store/memory-store.js';
 import type { ObjectKey, ResourceRef, WatchEvent } from '../src/store/store.js';
+import { ReportRows } from './lib/report-rows.js';
 
 const N = Number(process.env.N ?? 100_000);
 const GETS = Math.max(1_000_000, N * 10);
@@ -14,18 +15,8 @@ const FANOUT_SECONDS = 2;
 const BUCKETS = Math.max(1, Math.round(N / 100));
 const REF: ResourceRef = { cluster: 'prod-eu', group: 'example.com', resource: 'widgets' };
 
-interface Row {
-  readonly metric: string;
-  readonly value: string;
-  readonly goal: string;
-  readonly ok: string;
-}
-
-const rows: Row[] = [];
-
-function report(metric: string, value: string, goal = '', ok?: boolean): void {
-  rows.push({ metric, value, goal, ok: ok === undefined ? '' : ok ? 'yes' : 'NO' });
-}
+const rows = new ReportRows();
+const report = rows.add.bind(rows);
 
 function nameOf(i: number): string {
   return `widget-${i.toString(36).padStart(4, '0')}-${((i * 2654435761) >>> 0).toString(16)}`;
@@ -203,7 +194,7 @@ async function main(): Promise<void> {
   await indexPhase(store);
   await fanoutPhase(store, keys);
   console.log(`store bench, N=${N.toLocaleString('en-US')}, node ${process.version}`);
-  console.table(rows);
+  rows.print();
 }
 
 await main();
