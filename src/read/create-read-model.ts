@@ -8,10 +8,12 @@ import type { KubeObject } from '../apimachinery/object-meta.js';
 import { groupFromName, schemaOf } from '../apimachinery/gvr.js';
 import { cacheLocation } from '../cachedobjects/cache-location.js';
 import { BY_SCHEMA_AND_NAME, BY_SOURCE_CLUSTER_AND_SCHEMA, schemaAndNameKey } from '../cachedobjects/cached-object-indexes.js';
-import { cachedObjectOrigin } from '../cachedobjects/cached-object-origin.js';
+import { CLUSTER_ANNOTATION, SHARD_ANNOTATION } from '../cachedobjects/cached-object-annotations.js';
+import { cachedObjectLabelValue, cachedObjectOrigin } from '../cachedobjects/cached-object-origin.js';
+import { ORIGINAL_NAMESPACE_LABEL } from '../cachedobjects/cached-object-labels.js';
 import { CACHED_OBJECTS_GROUP, CACHED_OBJECTS_RESOURCE } from '../cachedobjects/cached-object-resource.js';
 import { unwrapCachedObject } from '../cachedobjects/wrap-cached-object.js';
-import type { ResourceStore } from '../store/store.js';
+import type { IndexReader, ResourceStore } from '../store/store.js';
 import { CacheCopies } from './cache-copies.js';
 import { overlayCachedObjects, overlayFound, overlayOnlyFound, mergePage, overlayOnlyItems } from './overlay-reads.js';
 import type { OverlayReads } from './overlay-reads.js';
@@ -25,7 +27,8 @@ import { summarizeSchemas } from './schema-summaries.js';
 
 /** ReadModelDeps are where the read model reads from. */
 export interface ReadModelDeps {
-  readonly cache: ResourceStore;
+  /** cache is read through its async API, and synchronously (IndexReader) for point reads. */
+  readonly cache: ResourceStore & IndexReader;
   /** clusterCachedResources lists the CCRs of every source (from their informers). */
   readonly clusterCachedResources: () => KubeObject[];
   /** overlay merges recent writes into reads; undefined reads the cache only. */
@@ -54,16 +57,21 @@ class CacheReadModel implements ReadModel {
     return this.#waiter.waitFor(minResourceVersions);
   }
 
-  async getObject(ref: ObjectRef): Promise<FoundObject> {
-    const gvr = { group: groupFromName(ref.group), version: ref.version, resource: ref.resource };
-    const matches = await this.#byName(schemaOf(gvr), ref);
-    const what = `${ref.resource}${gvr.group ? `.${gvr.group}` : ''} "${ref.name}"`;
+  findObject(ref: ObjectRef): FoundObject {
+    const group = groupFromName(ref.group);
+    const schema = schemaOf({ group, version: ref.version, resource: ref.resource });
+    const matches = this.#byName(schema, ref);
     const overlay = activeOverlay(this.#deps.overlay);
     const found = overlay === undefined ? matches.map(fromCache) : [...overlayFound(overlay, matches), ...overlayOnlyFound(overlay, ref, matches)];
     const [first, second] = found;
-    if (first === undefined) throw new AppError('NotFound', `${what} not found`, { name: ref.name, group: gvr.group, kind: ref.resource });
-    if (second !== undefined) throw ambiguous(what, ref, found.map((f) => f.cachedObject));
-    return first;
+    if (first !== undefined && second === undefined) return first;
+    const what = `${ref.resource}${group ? `.${group}` : ''} "${ref.name}"`;
+    if (first === undefined) throw new AppError('NotFound', `${what} not found`, { name: ref.name, group, kind: ref.resource });
+    throw ambiguous(what, ref, sortedByPlace(found).map((f) => f.cachedObject));
+  }
+
+  async getObject(ref: ObjectRef): Promise<FoundObject> {
+    return this.findObject(ref);
   }
 
   async getObjects(refs: readonly ObjectRef[]): Promise<Array<FoundObject | Error>> {
@@ -136,25 +144,26 @@ class CacheReadModel implements ReadModel {
   }
 
   /**
-   * byName is the point lookup behind getObject: one bucket of the by-schema-and-name index (which
-   * without a namespace holds the name in every namespace), narrowed by a plain loop. It skips the
-   * general filter planner, since this is the hottest read.
+   * byName is the point lookup behind findObject: one bucket of the by-schema-and-name index (which
+   * without a namespace holds the name in every namespace), read synchronously and narrowed by a
+   * plain loop. It skips the general filter planner and the paging list, since this is the hottest read.
    */
-  async #byName(schema: string, ref: ObjectRef): Promise<KubeObject[]> {
+  #byName(schema: string, ref: ObjectRef): KubeObject[] {
     const located = ref.shard !== undefined && ref.cluster !== undefined;
-    const page = await this.#deps.cache.list(
+    const candidates = this.#deps.cache.indexed(
       { cluster: located ? cacheLocation(ref.shard ?? '', ref.cluster ?? '') : undefined, group: CACHED_OBJECTS_GROUP, resource: CACHED_OBJECTS_RESOURCE },
-      { index: { name: BY_SCHEMA_AND_NAME, value: schemaAndNameKey(schema, ref.namespace ?? '', ref.name) } },
+      BY_SCHEMA_AND_NAME, schemaAndNameKey(schema, ref.namespace ?? '', ref.name),
     );
-    const matches: KubeObject[] = [];
-    for (const copy of page.items) {
-      const origin = cachedObjectOrigin(copy);
-      if (origin === undefined || origin.schema !== schema || origin.name !== ref.name) continue;
-      if (ref.namespace !== undefined && origin.namespace !== ref.namespace) continue;
-      if ((ref.cluster !== undefined && origin.cluster !== ref.cluster) || (ref.shard !== undefined && origin.shard !== ref.shard)) continue;
-      matches.push(copy);
-    }
-    return matches;
+    // The key holds schema and name exactly; `<schema>|<name>` is both a cluster-scoped object's key
+    // and every namespace's alias, so a given namespace (even '') and the place are checked here.
+    const { namespace, cluster, shard } = ref;
+    if (namespace === undefined && cluster === undefined && shard === undefined) return candidates;
+    return candidates.filter((copy) => {
+      const annotations = copy.metadata.annotations;
+      return (namespace === undefined || (cachedObjectLabelValue(copy, ORIGINAL_NAMESPACE_LABEL) ?? '') === namespace) &&
+        (cluster === undefined || annotations?.[CLUSTER_ANNOTATION] === cluster) &&
+        (shard === undefined || annotations?.[SHARD_ANNOTATION] === shard);
+    });
   }
 
   /** locations are the cache's (shard, cluster) keys matching where. */
@@ -174,8 +183,14 @@ class CacheReadModel implements ReadModel {
 
 /** fromCache is a lookup answered by the cache's copy alone. */
 function fromCache(copy: KubeObject): FoundObject {
-  const origin = cachedObjectOrigin(copy);
-  return { object: unwrapCachedObject(copy), cachedObject: copy, shard: origin?.shard ?? '', cluster: origin?.cluster ?? '', source: 'cache' };
+  const annotations = copy.metadata.annotations;
+  return { object: unwrapCachedObject(copy), cachedObject: copy, shard: annotations?.[SHARD_ANNOTATION] ?? '', cluster: annotations?.[CLUSTER_ANNOTATION] ?? '', source: 'cache' };
+}
+
+/** sortedByPlace orders matches by shard, cluster and namespace, so a 409 names them in a stable order. */
+function sortedByPlace(found: readonly FoundObject[]): FoundObject[] {
+  const place = (f: FoundObject): string => `${f.shard}\u0000${f.cluster}\u0000${f.object.metadata.namespace ?? ''}`;
+  return [...found].sort((a, b) => (place(a) < place(b) ? -1 : place(a) > place(b) ? 1 : 0));
 }
 
 /**

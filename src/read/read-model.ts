@@ -102,6 +102,8 @@ export interface ReadWatch {
  * token or resourceVersion too old).
  */
 export interface ReadModel {
+  /** findObject is the point read, synchronous because the cache is in process memory; throws AppError. */
+  findObject(ref: ObjectRef): FoundObject;
   getObject(ref: ObjectRef): Promise<FoundObject>;
   /** getObjects answers many lookups at once (GraphQL loaders); each entry is a result or its error. */
   getObjects(refs: readonly ObjectRef[]): Promise<Array<FoundObject | Error>>;

@@ -18,9 +18,7 @@ type Predicate = (obj: KubeObject) => boolean;
  */
 export function collectObjects(table: ResourceTable | undefined, scope: Scope, filters: ListFilters, clustersOut?: string[]): KubeObject[] {
   const index = filters.index;
-  if (index !== undefined && table?.indexFns.has(index.name) !== true) {
-    throw new AppError('BadRequest', `index "${index.name}" is not registered`);
-  }
+  if (index !== undefined) assertIndex(table, index.name);
   if (table === undefined) return [];
   const keep = predicateOf(scope, filters);
   const out: KubeObject[] = [];
@@ -30,6 +28,23 @@ export function collectObjects(table: ResourceTable | undefined, scope: Scope, f
     while (clustersOut !== undefined && clustersOut.length < out.length) clustersOut.push(cluster.cluster);
   }
   return out;
+}
+
+/** indexedObjects is one index value's objects in one cluster or all, unordered: a point read's candidates. */
+export function indexedObjects(table: ResourceTable | undefined, cluster: string | undefined, index: string, value: string): KubeObject[] {
+  assertIndex(table, index);
+  if (table === undefined) return [];
+  if (cluster !== undefined) return table.clusters.get(cluster)?.indexes.get(index)?.objects(value) ?? [];
+  const out: KubeObject[] = [];
+  for (const clusterTable of table.clusters.values()) {
+    const found = clusterTable.indexes.get(index)?.objects(value);
+    if (found !== undefined) for (const obj of found) out.push(obj);
+  }
+  return out;
+}
+
+function assertIndex(table: ResourceTable | undefined, index: string): void {
+  if (table?.indexFns.has(index) !== true) throw new AppError('BadRequest', `index "${index}" is not registered`);
 }
 
 /** listFingerprint identifies a list's options so a continue token is only used with the same list. */

@@ -8,7 +8,7 @@ import { deepFreeze } from '../apimachinery/object-meta.js';
 import type { KubeObject, ObjectMeta } from '../apimachinery/object-meta.js';
 import { EventWindow } from './event-window.js';
 import type { ChangeType } from './event-window.js';
-import { collectObjects, listFingerprint } from './list-query.js';
+import { collectObjects, indexedObjects, listFingerprint } from './list-query.js';
 import { ListSnapshots } from './list-snapshots.js';
 import { ObjectTable } from './object-table.js';
 import type { ClusterTable } from './object-table.js';
@@ -46,7 +46,7 @@ export function defaultRandomSuffix(): string {
 }
 
 /** MemoryStore is a ResourceStore held in process memory. */
-export class MemoryStore implements S.ResourceStore {
+export class MemoryStore implements S.ResourceStore, S.IndexReader {
   private readonly table = new ObjectTable();
   private readonly hub = new WatchHub();
   private readonly window: EventWindow;
@@ -95,6 +95,11 @@ export class MemoryStore implements S.ResourceStore {
   /** peek is the synchronous get for in-process readers: the stored object or undefined. */
   peek(key: S.ObjectKey): KubeObject | undefined {
     return this.table.get(key);
+  }
+
+  /** indexed is the synchronous index lookup; see IndexReader.indexed. */
+  indexed(scope: Pick<S.Scope, 'cluster' | 'group' | 'resource'>, index: string, value: string): KubeObject[] {
+    return indexedObjects(this.table.resource(scope.group, scope.resource), scope.cluster, index, value);
   }
 
   /** list returns one sorted page; see ResourceStore.list. */

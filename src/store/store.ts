@@ -141,6 +141,15 @@ export interface IndexCount {
 /** IndexFunc gives the indexed values of an object; [] means not indexed. It must be pure. */
 export type IndexFunc = (obj: KubeObject) => readonly string[];
 
+/**
+ * IndexReader is the synchronous index lookup of an in-process store, for the hottest point reads:
+ * no promise, no sorting, no paging state.
+ */
+export interface IndexReader {
+  /** indexed returns the objects under one value of a registered index, in one cluster or in all, unordered. */
+  indexed(scope: Pick<Scope, 'cluster' | 'group' | 'resource'>, index: string, value: string): KubeObject[];
+}
+
 /** ResourceStore is a store of Kubernetes objects with one strictly increasing resourceVersion. */
 export interface ResourceStore {
   /** create stores a new object, filling uid, resourceVersion, creationTimestamp, generation (and a name from generateName). */

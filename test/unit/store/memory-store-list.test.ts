@@ -97,6 +97,19 @@ describe('MemoryStore indexes', () => {
     await store.list(ALL, { index: { name: 'app', value: 'rare' }, labelSelector: counting });
     expect(calls).toBe(3);
   });
+
+  it('case 6: indexed reads one bucket synchronously, in one cluster or all, and the same objects list returns', async () => {
+    const store = await seeded();
+    store.addIndex('', 'configmaps', 'app', byApp);
+    const all = store.indexed(ALL, 'app', 'web');
+    expect(names(all).sort()).toEqual(['a', 'b', 'm', 'z']);
+    expect(names(store.indexed({ ...ALL, cluster: 'c1' }, 'app', 'web')).sort()).toEqual(['b', 'z']);
+    expect(store.indexed({ ...ALL, cluster: 'nope' }, 'app', 'web')).toEqual([]);
+    expect(store.indexed(ALL, 'app', 'none')).toEqual([]);
+    const listed = (await store.list(ALL, { index: { name: 'app', value: 'web' } })).items;
+    for (const obj of listed) expect(all).toContain(obj);
+    expect(() => store.indexed(ALL, 'x', 'y')).toThrow('index "x" is not registered');
+  });
 });
 
 describe('MemoryStore paging', () => {
