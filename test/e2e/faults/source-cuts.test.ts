@@ -1,0 +1,57 @@
+// Issue 7 (Hardening), source faults, with the remote source behind a TCP proxy:
+//   case 1: the source is down at start → readiness names it; it comes up → the cache catches up.
+//   case 2: every connection is cut every 2 s during 600 mixed writes → the cache ends exactly
+//           equal to the source. The scenario runs FAULT_RUNS times (default 2, to fit CI time);
+//           the acceptance's "every time, in 10 runs" is checked with FAULT_RUNS=10.
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually, request } from '../../helpers/kube-http.js';
+import { expectCacheEqualsSource, readyz, startRig } from './fault-rig.js';
+import type { Rig } from './fault-rig.js';
+import { mixedWrites } from './mixed-writes.js';
+
+const RUNS = Number(process.env['FAULT_RUNS'] ?? 2);
+const WRITES = 600;
+const CUT_EVERY_MS = 2000;
+
+describe('source faults: down at start, connections cut', () => {
+  let rig: Rig;
+
+  beforeAll(async () => {
+    rig = await startRig({ proxyDown: true });
+  });
+  afterAll(async () => {
+    await rig?.stop();
+  });
+
+  it('case 1: a source down at start is named by readiness, and caught up once it comes up', async () => {
+    for (let i = 0; i < 5; i++) expect((await request('POST', rig.things, { metadata: { name: `early-${i}` }, spec: { i } })).status).toBe(201);
+    await eventually(async () => {
+      const ready = await readyz(rig.local);
+      expect(ready.status).toBe(503);
+      expect(ready.text).toMatch(/\[-\]source:remote failed: .*(ECONNREFUSED|unreachable|refused)/);
+    }, 15_000);
+    await rig.proxy.up();
+    await eventually(async () => expect((await readyz(rig.local)).status).toBe(200), 20_000, 100);
+    await expectCacheEqualsSource(rig);
+  });
+
+  for (let run = 1; run <= RUNS; run++) {
+    it(`case 2 (run ${run}/${RUNS}): connections cut every 2 s during ${WRITES} mixed writes → cache equals source`, async () => {
+      rig.proxy.resetCounts();
+      const cutter = setInterval(() => rig.proxy.cut(), CUT_EVERY_MS);
+      const started = Date.now();
+      try {
+        await mixedWrites(rig.things, { count: WRITES, prefix: `run${run}`, pauseMs: 5 });
+        // At least two cuts happen while writing, whatever the machine's speed.
+        const remaining = 2 * CUT_EVERY_MS + 100 - (Date.now() - started);
+        if (remaining > 0) await new Promise((resolve) => setTimeout(resolve, remaining));
+      } finally {
+        clearInterval(cutter);
+      }
+      await expectCacheEqualsSource(rig, 45_000);
+      // The cuts really broke watches: the local cachegate had to watch again.
+      expect(rig.proxy.counts.watches).toBeGreaterThan(1);
+    }, 120_000);
+  }
+});
