@@ -15,6 +15,9 @@ import type { ApiServerOptions } from './apiserver/api-server-plugin.js';
 import { cacheApiCatalog, locateInCache } from './apiserver/cache-api/cache-api-source.js';
 import { createEmbeddedSource } from './apiserver/embedded/embedded-source.js';
 import { cachePurger, createCacheStore } from './app/cache-store.js';
+import { createAuthRuntime } from './app/auth-runtime.js';
+import { authPlugin } from './auth/auth-plugin.js';
+import { authorizeClusterRequest } from './auth/cluster-guard.js';
 import { startSourceRuntime } from './app/source-runtime.js';
 import type { SourceRuntime } from './app/source-runtime.js';
 import { graphqlPlugin } from './graphql/graphql-plugin.js';
@@ -134,6 +137,8 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
   }
 
   await registerLoadShedding(fastify, { maxEventLoopDelayMs: config.limits.maxEventLoopDelayMs, retryAfterSeconds: 10 });
+  const auth = createAuthRuntime(config.auth);
+  await fastify.register(authPlugin, auth);
   await fastify.register(metricsPlugin, { metrics });
   const watches = { embedded: new ActiveWatches(), cache: new ActiveWatches() };
   observeStreamingClients(metrics.registry, { embedded: () => watches.embedded.size, cache: () => watches.cache.size });
@@ -145,7 +150,9 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
     bookmarkIntervalMs: config.watch.bookmarkIntervalSeconds * 1000,
     maxBufferedBytes: config.watch.maxBufferedBytes,
   };
-  const common: Pick<ApiServerOptions, 'gitVersion' | 'bodyLimit' | 'watchLimits'> = { gitVersion: GIT_VERSION, bodyLimit: config.limits.bodyBytes, watchLimits };
+  const common: Pick<ApiServerOptions, 'gitVersion' | 'bodyLimit' | 'watchLimits' | 'authorize'> = {
+    gitVersion: GIT_VERSION, bodyLimit: config.limits.bodyBytes, watchLimits, ...(auth.authenticator ? { authorize: authorizeClusterRequest } : {}),
+  };
   if (config.embedded.enabled) {
     await fastify.register(apiServerPlugin, {
       ...common, prefix: '/clusters/:cluster', store: sourceStore, catalog: embedded.catalog, hooks: embedded.hooks,
@@ -154,7 +161,7 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
   }
   // facade: REST and GraphQL register here
   await fastify.register(facadePlugin, { read, write, registry: metrics.registry, sseMaxBufferedBytes: config.watch.maxBufferedBytes, bodyLimit: config.limits.bodyBytes });
-  await fastify.register(graphqlPlugin, { read, write, registry: metrics.registry });
+  await fastify.register(graphqlPlugin, { read, write, registry: metrics.registry, ...(auth.authenticator ? { authenticator: auth.authenticator } : {}) });
   await fastify.register(apiServerPlugin, {
     ...common, prefix: '/services/cache/shards/:shard/clusters/:cluster', store: cache, catalog: cacheApiCatalog(), hooks: {},
     locate: locateInCache, requireNamespaces: false, watches: watches.cache,
@@ -162,7 +169,7 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
 
   const startSources = (baseUrl: string): void => {
     const connections: SourceConnection[] = [];
-    if (config.embedded.enabled) connections.push(embeddedSource(baseUrl));
+    if (config.embedded.enabled) connections.push(embeddedSource(baseUrl, auth.internalToken));
     for (const sourceConfig of config.sources) {
       try {
         connections.push(connectSource(sourceConfig));

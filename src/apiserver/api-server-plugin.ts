@@ -6,7 +6,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, toAppError } from '../errors.js';
 import { statusOf } from '../apimachinery/status.js';
 import { decodeKubeProtobuf } from '../apimachinery/protobuf/decode-kube-protobuf.js';
-import type { ResourceStore } from '../store/store.js';
+import type { ObjectFilter, ResourceStore } from '../store/store.js';
 import type { ApiContext } from './api-context.js';
 import { apiGroup, apiGroupList, apiResourceList, apiVersions } from './discovery.js';
 import { deleteVerb } from './delete-verbs.js';
@@ -36,7 +36,16 @@ export interface ApiServerOptions {
   readonly bodyLimit: number;
   /** watches tracks this mount's open watch streams (for metrics); one is made when absent. */
   readonly watches?: ActiveWatches;
+  /**
+   * authorize checks a request against its logical cluster (the raw `:cluster`, `*` = every
+   * cluster) before any handler runs; it throws (Forbidden) to refuse, and may return a filter
+   * that narrows a wildcard request to what the caller may see. Absent = no authorization.
+   */
+  readonly authorize?: ClusterAuthorizer;
 }
+
+/** ClusterAuthorizer decides a request's access to a logical cluster (see ApiServerOptions.authorize). */
+export type ClusterAuthorizer = (req: FastifyRequest, cluster: string, verb: 'read' | 'write') => ObjectFilter | undefined;
 
 const PROTOBUF_MEDIA_TYPE = 'application/vnd.kubernetes.protobuf';
 
@@ -57,6 +66,8 @@ export async function apiServerPlugin(app: FastifyInstance, opts: ApiServerOptio
   app.setErrorHandler(sendStatusError);
   app.setNotFoundHandler(async (_req, reply) => sendStatusError(notFoundPath(), _req, reply));
   app.addHook('preClose', async () => ctx.watches.closeAll());
+  const authorize = opts.authorize;
+  if (authorize) app.addHook('preHandler', async (req) => void authorize(req, clusterParam(req), verbOf(req.method)));
   registerDiscovery(app, opts);
   const verbs = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
   app.route({
@@ -74,7 +85,25 @@ export async function apiServerPlugin(app: FastifyInstance, opts: ApiServerOptio
 
 function resolve(opts: ApiServerOptions, req: FastifyRequest, group: string, version: string): RequestTarget {
   const params = req.params as Record<string, string>;
-  return resolveTarget(opts.catalog, opts.locate(params), group, version, params['*'] ?? '');
+  const location = opts.locate(params);
+  const narrowed = opts.authorize?.(req, clusterParam(req), verbOf(req.method));
+  const where = narrowed === undefined ? location.where : bothFilters(location.where, narrowed);
+  return resolveTarget(opts.catalog, { ...location, where }, group, version, params['*'] ?? '');
+}
+
+/** clusterParam is the logical cluster the path names (`*` = every cluster). */
+function clusterParam(req: FastifyRequest): string {
+  return (req.params as Record<string, string> | undefined)?.['cluster'] ?? '*';
+}
+
+/** verbOf: GET (get, list, watch) reads; every other method writes. */
+function verbOf(method: string): 'read' | 'write' {
+  return method === 'GET' || method === 'HEAD' ? 'read' : 'write';
+}
+
+function bothFilters(first: ObjectFilter | undefined, second: ObjectFilter): ObjectFilter {
+  if (first === undefined) return second;
+  return { key: `${first.key}&${second.key}`, matches: (obj) => first.matches(obj) && second.matches(obj) };
 }
 
 async function dispatch(ctx: ApiContext, target: RequestTarget, req: FastifyRequest, reply: FastifyReply): Promise<void> {

@@ -11,6 +11,35 @@ export interface SourceConfig {
   readonly cluster?: string;
 }
 
+/** AccessVerb is what a token may do: read (get, list, watch) and write (every other verb). */
+export type AccessVerb = 'read' | 'write';
+
+/** TokenConfig is one bearer token and what it may reach. */
+export interface TokenConfig {
+  readonly token: string;
+  /** user names the token's holder in logs and errors (the token itself is never logged). */
+  readonly user: string;
+  /** clusters limits the token to these logical clusters; absent = every cluster. */
+  readonly clusters?: readonly string[];
+  readonly verbs: readonly AccessVerb[];
+}
+
+/** RateLimitConfig is each token's token bucket: a sustained rate and a burst. */
+export interface RateLimitConfig {
+  readonly requestsPerSecond: number;
+  readonly burst: number;
+}
+
+/** AuthConfig turns authentication on; issue 7. tokens holds those of `tokensFile` too, once loaded. */
+export interface AuthConfig {
+  readonly tokens: readonly TokenConfig[];
+  /** tokensFile is where more tokens were read from (a Secret mounted as a file, kept out of the config). */
+  readonly tokensFile?: string;
+  /** metrics: `open` serves /metrics without a token, `protected` asks for one. */
+  readonly metrics: 'open' | 'protected';
+  readonly rateLimit?: RateLimitConfig;
+}
+
 /** Config is the whole, validated configuration. */
 export interface Config {
   readonly host: string;
@@ -35,6 +64,8 @@ export interface Config {
   };
   /** workers are the reconcile workers of each root controller and of each replication controller. */
   readonly workers: { readonly clusterCachedResources: number; readonly replication: number };
+  /** auth: absent = no authentication (every route open, as before issue 7). */
+  readonly auth?: AuthConfig;
 }
 
 /** LOG_LEVELS are pino's levels. */

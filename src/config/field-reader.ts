@@ -85,6 +85,24 @@ export class FieldReader {
     return result;
   }
 
+  /** optionalObject reads a nested object field that may be absent (undefined then). */
+  optionalObject<T>(key: string, read: (reader: FieldReader) => T): T | undefined {
+    if (this.#value[key] === undefined || this.#value[key] === null) {
+      this.#read.add(key);
+      return undefined;
+    }
+    return this.object(key, read);
+  }
+
+  /** optionalList reads an array field that may be absent (undefined then). */
+  optionalList<T>(key: string, read: (element: unknown, path: string) => T): T[] | undefined {
+    if (this.#value[key] === undefined) {
+      this.#read.add(key);
+      return undefined;
+    }
+    return this.list(key, [], read);
+  }
+
   /** done refuses any field that was not read: a typo must not be silently ignored. */
   done(): void {
     for (const key of Object.keys(this.#value)) {

@@ -7,6 +7,7 @@ import type { Config, SourceConfig } from './config.js';
 import { DEFAULT_CONFIG, LOG_LEVELS } from './config.js';
 import { ConfigError } from './config-error.js';
 import { FieldReader } from './field-reader.js';
+import { readAuth } from './auth-config.js';
 
 /** ConfigInputs are where configuration comes from; tests pass their own. */
 export interface ConfigInputs {
@@ -33,7 +34,7 @@ export function loadConfig(inputs: ConfigInputs): Config {
     ['logLevel', flags['log-level'] ?? inputs.env['LOG_LEVEL']],
   ];
   for (const [key, value] of overrides) if (value !== undefined && value !== '') layered[key] = value;
-  return deepFreeze(readConfig(new FieldReader(layered, '')));
+  return deepFreeze(readConfig(new FieldReader(layered, ''), inputs.readFile));
 }
 
 function parseFlags(argv: readonly string[]): Record<string, string> {
@@ -68,7 +69,7 @@ function readConfigFile(path: string, readFile: (path: string) => string): Recor
   return parsed as Record<string, unknown>;
 }
 
-function readConfig(r: FieldReader): Config {
+function readConfig(r: FieldReader, readFile: (path: string) => string): Config {
   const d = DEFAULT_CONFIG;
   const config: Config = {
     host: r.string('host', d.host, /^[A-Za-z0-9.:[\]-]+$/, 'must be a host name or IP address'),
@@ -100,11 +101,12 @@ function readConfig(r: FieldReader): Config {
       replication: w.integer('replication', d.workers.replication, 1, 64),
     })),
   };
+  const auth = readAuth(r, readFile);
   r.done();
   if (!config.embedded.enabled && config.sources.length === 0) {
     throw new ConfigError('sources', 'must name at least one source when embedded.enabled is false');
   }
-  return config;
+  return auth === undefined ? config : { ...config, auth };
 }
 
 function readSource(value: unknown, path: string): SourceConfig {

@@ -31,15 +31,18 @@ export class EventStreams {
     this.gauge = subscriptionsGauge(options.registry);
   }
 
-  /** stream starts a watch for filter and returns its events as an async iterator (rejects as the watch does). */
-  async stream(filter: CachedObjectFilter): Promise<AsyncIterableIterator<ReadEvent>> {
+  /**
+   * stream starts a watch for filter and returns its events as an async iterator (rejects as the
+   * watch does). read is the read model to watch through (the subscriber's, narrowed to its clusters).
+   */
+  async stream(filter: CachedObjectFilter, read: ReadModel = this.options.read): Promise<AsyncIterableIterator<ReadEvent>> {
     const stream = new EventStream(this.options.queueSize, () => {
       if (this.open.delete(stream)) this.gauge.dec();
     });
     this.open.add(stream);
     this.gauge.inc();
     try {
-      stream.attach(await this.options.read.watchCachedObjects(filter, {}, (event) => stream.push(event)));
+      stream.attach(await read.watchCachedObjects(filter, {}, (event) => stream.push(event)));
     } catch (err) {
       stream.end();
       throw toGraphqlError(err);

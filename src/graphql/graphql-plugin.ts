@@ -14,6 +14,11 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import type { DocumentNode, GraphQLSchema, ValidationRule } from 'graphql';
 import mercurius from 'mercurius';
+import type { MercuriusCommonOptions } from 'mercurius';
+import { authenticateConnection } from '../auth/connection-credentials.js';
+import { principalOf } from '../auth/request-principal.js';
+import type { TokenAuthenticator } from '../auth/token-authenticator.js';
+import { graphqlAccess } from './graphql-access.js';
 import type { Registry } from 'prom-client';
 import type { ReadModel } from '../read/read-model.js';
 import type { WriteService } from '../write/write-service.js';
@@ -45,6 +50,11 @@ export interface GraphqlPluginOptions {
   readonly schemaFile?: string;
   /** graphiql serves GraphiQL at /graphiql (default true). */
   readonly graphiql?: boolean;
+  /**
+   * authenticator turns auth on (issue 7): every operation needs a principal, from the request's
+   * bearer token (the app's auth hook) or a subscription's connection_init payload.
+   */
+  readonly authenticator?: TokenAuthenticator;
 }
 
 /** graphqlPlugin registers the GraphQL facade on a fastify instance. */
@@ -56,15 +66,17 @@ export async function graphqlPlugin(fastify: FastifyInstance, options: GraphqlPl
     queueSize: options.subscriptionQueue ?? DEFAULT_SUBSCRIPTION_QUEUE,
     ...(options.registry ? { registry: options.registry } : {}),
   });
+  const access = graphqlAccess(options.read, options.write, options.authenticator !== undefined);
   await fastify.register(mercurius, {
     schema: await readFile(options.schemaFile ?? SCHEMA_FILE, 'utf8'),
-    resolvers: createResolvers({ read: options.read, limits, events, ...(options.write ? { write: options.write } : {}) }),
-    loaders: createLoaders(options.read),
+    resolvers: createResolvers({ read: options.read, limits, events, access, ...(options.write ? { write: options.write } : {}) }),
+    loaders: createLoaders(options.read, access),
     path: '/graphql',
     graphiql: options.graphiql ?? true,
     validationRules: rules,
     errorFormatter: formatGraphqlErrors,
-    subscription: { keepAlive: 30_000 },
+    context: (request) => ({ principal: principalOf(request) }),
+    subscription: subscriptionOptions(options.authenticator),
   });
   fastify.graphql.addHook('preSubscriptionExecution', (schema, document) => {
     validateSubscription(schema, document, rules);
@@ -73,6 +85,24 @@ export async function graphqlPlugin(fastify: FastifyInstance, options: GraphqlPl
   fastify.addHook('preClose', async () => {
     events.closeAll();
   });
+}
+
+/**
+ * subscriptionOptions: a connection's principal is its upgrade request's (bearer header), unless
+ * connection_init names a token, which then decides; an unknown token refuses the connection.
+ */
+function subscriptionOptions(authenticator: TokenAuthenticator | undefined): MercuriusCommonOptions['subscription'] {
+  return {
+    keepAlive: 30_000,
+    context: (_socket, request) => ({ principal: principalOf(request) }),
+    ...(authenticator === undefined ? {} : {
+      onConnect: (data: { payload?: unknown }) => {
+        const auth = authenticateConnection(authenticator, data.payload);
+        if (auth === 'refused') return false;
+        return auth === 'no-token' ? true : { principal: auth.principal };
+      },
+    }),
+  };
 }
 
 /** validateSubscription runs the standard and the limit rules on a subscription document. */

@@ -11,6 +11,8 @@ import type { KubeObject, OwnerReference } from '../apimachinery/object-meta.js'
 import { cachedObjectOrigin } from '../cachedobjects/cached-object-origin.js';
 import { isAppError } from '../errors.js';
 import type { FoundObject, ObjectRef, ReadModel } from '../read/read-model.js';
+import { graphqlAccess } from './graphql-access.js';
+import type { GraphqlAccess } from './graphql-access.js';
 
 /** RESOURCE_KIND_ANNOTATION and RESOURCE_SCOPE_ANNOTATION are set on each CCR by its controller (DESIGN.md §3.4). */
 const RESOURCE_KIND_ANNOTATION = 'cache.kcp.io/resource-kind';
@@ -36,14 +38,14 @@ interface KindEntry {
   readonly namespaced: boolean;
 }
 
-/** createLoaders makes the loaders over one read model. */
-export function createLoaders(read: ReadModel): MercuriusLoaders {
+/** createLoaders makes the loaders over one read model (narrowed per operation by access). */
+export function createLoaders(read: ReadModel, access: GraphqlAccess = graphqlAccess(read, undefined, false)): MercuriusLoaders {
   // Per request (keyed by the request's context object): the kind → resource map of the CCRs.
   const kindsOfRequest = new WeakMap<object, Promise<Map<string, KindEntry[]>>>();
   const kindsFor = (context: object): Promise<Map<string, KindEntry[]>> => {
     let kinds = kindsOfRequest.get(context);
     if (!kinds) {
-      kinds = read.clusterCachedResources().then(kindIndex);
+      kinds = access.read(context).clusterCachedResources().then(kindIndex);
       kindsOfRequest.set(context, kinds);
     }
     return kinds;
@@ -51,13 +53,14 @@ export function createLoaders(read: ReadModel): MercuriusLoaders {
 
   return {
     Query: {
-      object: async (queries: Array<{ obj: unknown; params: ObjectArgs }>) => {
+      object: async (queries: Array<{ obj: unknown; params: ObjectArgs }>, context: object) => {
+        const scoped = access.read(context);
         // Each lookup first waits for its own minResourceVersion; one that fails gets only its error.
-        const waited = await Promise.all(queries.map(({ params }) => read.waitForReplication(params.minResourceVersion ?? []).then(
+        const waited = await Promise.all(queries.map(({ params }) => scoped.waitForReplication(params.minResourceVersion ?? []).then(
           () => undefined,
           (err: unknown) => (err instanceof Error ? err : new Error(String(err))),
         )));
-        const found = await read.getObjects(queries.map(({ params }) => objectRef(params)));
+        const found = await scoped.getObjects(queries.map(({ params }) => objectRef(params)));
         return found.map((result, i) => waited[i] ?? (result instanceof Error ? result : result.object));
       },
     },
@@ -67,7 +70,7 @@ export function createLoaders(read: ReadModel): MercuriusLoaders {
         const wanted = queries.map(({ obj }) => ownerRefs(obj, kinds));
         const unique = new Map(wanted.flat().map((owner) => [refKey(owner.ref), owner.ref]));
         const refs = [...unique.values()];
-        const results = refs.length > 0 ? await read.getObjects(refs) : [];
+        const results = refs.length > 0 ? await access.read(context).getObjects(refs) : [];
         const byKey = new Map(refs.map((ref, i) => [refKey(ref), results[i]]));
         return wanted.map((owners) => {
           const cached: KubeObject[] = [];

@@ -44,42 +44,47 @@ interface SelectorArgs extends TargetArgs {
 /** PATCH_TYPES maps the SDL's PatchType to the write service's. */
 const PATCH_TYPES: Readonly<Record<'MERGE' | 'JSON', PatchType>> = Object.freeze({ MERGE: 'merge', JSON: 'json' });
 
-/** createMutationResolvers makes the Mutation resolvers over a write service (undefined: writes are not configured). */
-export function createMutationResolvers(write: WriteService | undefined): NonNullable<IResolvers['Mutation']> {
-  const writes = (): WriteService => {
+/**
+ * createMutationResolvers makes the Mutation resolvers over the write service of each operation
+ * (writeOf gives it for the operation's context, guarded for its principal; undefined: writes are
+ * not configured).
+ */
+export function createMutationResolvers(writeOf: (context: unknown) => WriteService | undefined): NonNullable<IResolvers['Mutation']> {
+  const writes = (context: unknown): WriteService => {
+    const write = writeOf(context);
     if (!write) throw new AppError('MethodNotAllowed', 'writes are not configured');
     return write;
   };
   return {
-    createObject: async (_root: unknown, args: ObjectArgs) => {
-      const result = await writes().create(targetOf(args), objectOf(args.object), optionsOf(args));
+    createObject: async (_root: unknown, args: ObjectArgs, context: unknown) => {
+      const result = await writes(context).create(targetOf(args), objectOf(args.object), optionsOf(args));
       return result.object ?? null;
     },
-    updateObject: async (_root: unknown, args: ObjectArgs) => {
+    updateObject: async (_root: unknown, args: ObjectArgs, context: unknown) => {
       const object = objectOf(args.object);
-      const result = await writes().update(namedTargetOf(args, object), object, optionsOf(args));
+      const result = await writes(context).update(namedTargetOf(args, object), object, optionsOf(args));
       return result.object ?? null;
     },
-    patchObject: async (_root: unknown, args: PatchArgs) => {
-      const result = await writes().patch(namedTargetOf(args), patchOf(args), patchTypeOf(args), optionsOf(args));
+    patchObject: async (_root: unknown, args: PatchArgs, context: unknown) => {
+      const result = await writes(context).patch(namedTargetOf(args), patchOf(args), patchTypeOf(args), optionsOf(args));
       return result.object ?? null;
     },
-    updateObjectStatus: async (_root: unknown, args: ObjectArgs) => {
+    updateObjectStatus: async (_root: unknown, args: ObjectArgs, context: unknown) => {
       const object = objectOf(args.object);
-      const result = await writes().updateStatus(namedTargetOf(args, object), object, optionsOf(args));
+      const result = await writes(context).updateStatus(namedTargetOf(args, object), object, optionsOf(args));
       return result.object ?? null;
     },
-    patchObjectStatus: async (_root: unknown, args: PatchArgs) => {
-      const result = await writes().patchStatus(namedTargetOf(args), patchOf(args), patchTypeOf(args), optionsOf(args));
+    patchObjectStatus: async (_root: unknown, args: PatchArgs, context: unknown) => {
+      const result = await writes(context).patchStatus(namedTargetOf(args), patchOf(args), patchTypeOf(args), optionsOf(args));
       return result.object ?? null;
     },
-    deleteObject: async (_root: unknown, args: NameArgs) => {
-      const result = await writes().delete(namedTargetOf(args), optionsOf(args));
+    deleteObject: async (_root: unknown, args: NameArgs, context: unknown) => {
+      const result = await writes(context).delete(namedTargetOf(args), optionsOf(args));
       return result.object ?? null;
     },
-    deleteObjects: async (_root: unknown, args: SelectorArgs) => {
+    deleteObjects: async (_root: unknown, args: SelectorArgs, context: unknown) => {
       const selector = args.labelSelector ?? undefined;
-      const result = await writes().deleteAllOf(targetOf(args), selector === '' ? undefined : selector, optionsOf(args));
+      const result = await writes(context).deleteAllOf(targetOf(args), selector === '' ? undefined : selector, optionsOf(args));
       return { apiVersion: 'v1', kind: 'List', metadata: {}, items: result.items };
     },
   };

@@ -12,6 +12,8 @@ import type { WriteService } from '../write/write-service.js';
 import { listConnection } from './connection.js';
 import type { PageArgs } from './connection.js';
 import type { EventStreams } from './event-streams.js';
+import { graphqlAccess } from './graphql-access.js';
+import type { GraphqlAccess } from './graphql-access.js';
 import { JSON_SCALAR } from './json-scalar.js';
 import { createMutationResolvers } from './mutations.js';
 import type { QueryLimits } from './query-limits.js';
@@ -36,6 +38,8 @@ export interface ResolverDeps {
   readonly events: EventStreams;
   /** write performs the mutations; without it every mutation is METHOD_NOT_ALLOWED. */
   readonly write?: WriteService;
+  /** access narrows read and write to each operation's principal (default: no narrowing). */
+  readonly access?: GraphqlAccess;
 }
 
 /** FilterInput is CachedObjectFilter as GraphQL passes it: fields may be null. */
@@ -53,33 +57,35 @@ interface WhereArgs {
 }
 
 /** createResolvers makes the resolvers over one read model and (optionally) one write service. */
-export function createResolvers({ read, limits, events, write }: ResolverDeps): IResolvers {
+export function createResolvers({ read, limits, events, write, access = graphqlAccess(read, write, false) }: ResolverDeps): IResolvers {
   return {
     JSON: JSON_SCALAR,
     Query: {
-      cachedObject: async (_root: unknown, args: { name: string } & WhereArgs & MinResourceVersionArgs) => {
-        await read.waitForReplication(args.minResourceVersion ?? []);
-        return read.getCachedObject(args.name, withoutNulls(args, ['cluster', 'shard']));
+      cachedObject: async (_root: unknown, args: { name: string } & WhereArgs & MinResourceVersionArgs, context: unknown) => {
+        const scoped = access.read(context);
+        await scoped.waitForReplication(args.minResourceVersion ?? []);
+        return scoped.getCachedObject(args.name, withoutNulls(args, ['cluster', 'shard']));
       },
-      cachedObjects: async (_root: unknown, args: { filter?: FilterInput | null } & PageArgs & MinResourceVersionArgs) => {
-        await read.waitForReplication(args.minResourceVersion ?? []);
-        return listConnection(read, filterOf(args.filter), args, limits);
+      cachedObjects: async (_root: unknown, args: { filter?: FilterInput | null } & PageArgs & MinResourceVersionArgs, context: unknown) => {
+        const scoped = access.read(context);
+        await scoped.waitForReplication(args.minResourceVersion ?? []);
+        return listConnection(scoped, filterOf(args.filter), args, limits);
       },
-      schemas: () => read.schemas(),
-      clusterCachedResources: () => read.clusterCachedResources(),
+      schemas: (_root: unknown, _args: unknown, context: unknown) => access.read(context).schemas(),
+      clusterCachedResources: (_root: unknown, _args: unknown, context: unknown) => access.read(context).clusterCachedResources(),
     },
-    Mutation: createMutationResolvers(write),
+    Mutation: createMutationResolvers((context) => access.write(context)),
     CachedObject: {
       object: (cachedObject: KubeObject) => (cachedObject['spec'] as { raw?: unknown } | undefined)?.raw,
       shard: (cachedObject: KubeObject) => cachedObjectOrigin(cachedObject)?.shard ?? '',
       cluster: (cachedObject: KubeObject) => cachedObjectOrigin(cachedObject)?.cluster ?? '',
     },
     Schema: {
-      objects: (schema: SchemaSummary, args: PageArgs) => listConnection(read, { schema: schema.name }, args, limits),
+      objects: (schema: SchemaSummary, args: PageArgs, context: unknown) => listConnection(access.read(context), { schema: schema.name }, args, limits),
     },
     Subscription: {
       cachedObjectEvents: {
-        subscribe: (_root: unknown, args: { filter?: FilterInput | null }) => events.stream(filterOf(args.filter)),
+        subscribe: (_root: unknown, args: { filter?: FilterInput | null }, context: unknown) => events.stream(filterOf(args.filter), access.read(context)),
         resolve: (event: ReadEvent) => event,
       },
     },

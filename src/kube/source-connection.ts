@@ -3,6 +3,9 @@
 // object's cluster in the `kcp.io/cluster` annotation; a `kube` source is one plain cluster whose
 // objects all belong to one configured logical-cluster name, so its paths carry no prefix.
 
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { SourceConfig } from '../config/config.js';
 import { AppError } from '../errors.js';
 import type { GroupVersionResource } from '../apimachinery/gvr.js';
@@ -46,14 +49,41 @@ export function connectSource(config: SourceConfig): SourceConnection {
   });
 }
 
-/** embeddedSource is the kcp-style source cachegate serves at baseUrl, reached over HTTP like any other. */
-export function embeddedSource(baseUrl: string): SourceConnection {
+/**
+ * embeddedSource is the kcp-style source cachegate serves at baseUrl, reached over HTTP like any
+ * other. bearerToken is the app's internal credential when auth is on (issue 7).
+ */
+export function embeddedSource(baseUrl: string, bearerToken?: string): SourceConnection {
   return Object.freeze({
     name: EMBEDDED_SOURCE_NAME,
     kind: 'kcp',
     defaultCluster: 'root',
-    transport: SourceTransport.forServer(baseUrl),
+    transport: bearerToken === undefined ? SourceTransport.forServer(baseUrl) : transportWithToken(baseUrl, bearerToken),
   });
+}
+
+/**
+ * transportWithToken builds a transport that sends a bearer token. SourceTransport takes
+ * credentials only from a kubeconfig file, so one is written to a private temporary directory
+ * (mode 0700, file 0600), loaded, and removed at once: the token then lives only in memory.
+ * A `forServer(server, token)` in source-transport.ts would avoid the file.
+ */
+function transportWithToken(server: string, token: string): SourceTransport {
+  const dir = mkdtempSync(join(tmpdir(), 'cachegate-internal-'));
+  const file = join(dir, 'kubeconfig');
+  try {
+    chmodSync(dir, 0o700);
+    const kubeconfig = {
+      apiVersion: 'v1', kind: 'Config', 'current-context': 'source',
+      clusters: [{ name: 'source', cluster: { server, 'insecure-skip-tls-verify': server.startsWith('http:') } }],
+      users: [{ name: 'cachegate', user: { token } }],
+      contexts: [{ name: 'source', context: { cluster: 'source', user: 'cachegate' } }],
+    };
+    writeFileSync(file, JSON.stringify(kubeconfig), { mode: 0o600 });
+    return SourceTransport.fromFile(file);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /**

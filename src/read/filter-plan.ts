@@ -63,6 +63,7 @@ function chooseIndex(filter: CachedObjectFilter, schema: string | undefined, sel
   if (filter.namespace !== undefined) return { name: BY_NAMESPACE, value: filter.namespace };
   if (located) return undefined;
   if (filter.cluster !== undefined) return { name: BY_LOCATION_PART, value: logicalClusterKey(filter.cluster) };
+  if (filter.clusters !== undefined && filter.shard === undefined) return { name: BY_LOCATION_PART, value: filter.clusters.map(logicalClusterKey) };
   if (filter.shard !== undefined) return { name: BY_LOCATION_PART, value: shardKey(filter.shard) };
   if (isEmpty(filter, selector)) return undefined;
   throw new AppError('BadRequest',
@@ -90,11 +91,13 @@ function schemaOfFilter(filter: CachedObjectFilter): string | undefined {
 /** criteriaOf checks every non-label criterion of a filter against a CachedObject's origin. */
 function criteriaOf(filter: CachedObjectFilter, schema: string | undefined): (obj: KubeObject) => boolean {
   const group = filter.group === undefined ? undefined : groupFromName(filter.group);
+  const clusters = filter.clusters === undefined ? undefined : new Set(filter.clusters);
   return (obj) => {
     const o = cachedObjectOrigin(obj);
     if (o === undefined) return false;
     return (filter.shard === undefined || o.shard === filter.shard)
       && (filter.cluster === undefined || o.cluster === filter.cluster)
+      && (clusters === undefined || clusters.has(o.cluster))
       && (schema === undefined || o.schema === schema)
       && (group === undefined || o.gvr.group === group)
       && (filter.version === undefined || o.gvr.version === filter.version)
@@ -105,5 +108,5 @@ function criteriaOf(filter: CachedObjectFilter, schema: string | undefined): (ob
 }
 
 function isEmpty(filter: CachedObjectFilter, selector: LabelSelector): boolean {
-  return selector.empty && Object.values(filter).every((v) => v === undefined || v === '');
+  return selector.empty && filter.clusters === undefined && Object.values(filter).every((v) => v === undefined || v === '');
 }

@@ -48,6 +48,11 @@ export interface CachedObjectFilter {
   readonly name?: string;
   /** labelSelector in the full Kubernetes grammar, applied to the original's labels. */
   readonly labelSelector?: string;
+  /**
+   * clusters keeps only these logical clusters (with cluster unset): how a token limited to some
+   * clusters lists and watches `*` (issue 7). Not a query parameter; set by the auth layer.
+   */
+  readonly clusters?: readonly string[];
 }
 
 /** PageRequest asks for one page; continue is the opaque token of the previous page. */

@@ -1,5 +1,6 @@
 // What the facade's route modules share within one app instance.
 
+import type { FastifyRequest } from 'fastify';
 import type { ReadModel } from '../../read/read-model.js';
 import type { WriteService } from '../../write/write-service.js';
 import type { JsonText } from './json-text.js';
@@ -16,4 +17,8 @@ export interface FacadeContext {
   readonly json: JsonText;
   readonly streams: SseStreams;
   readonly sseLimits: SseLimits;
+  /** readOf is the read model as the request's principal sees it (issue 7: narrowed to its clusters). */
+  readOf(req: FastifyRequest): ReadModel;
+  /** writeOf is the write service guarded for the request's principal; undefined in a read-only facade. */
+  writeOf(req: FastifyRequest): WriteService | undefined;
 }

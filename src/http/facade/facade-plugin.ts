@@ -5,6 +5,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { Registry } from 'prom-client';
 import { AppError } from '../../errors.js';
+import { principalOf } from '../../auth/request-principal.js';
+import { scopeReadModel } from '../../auth/scoped-read-model.js';
+import { scopeWriteService } from '../../auth/scoped-write-service.js';
 import type { ReadModel } from '../../read/read-model.js';
 import type { WriteService } from '../../write/write-service.js';
 import { docsPlugin } from './docs-routes.js';
@@ -46,6 +49,8 @@ export async function facadePlugin(app: FastifyInstance, opts: FacadeOptions): P
     json: new JsonText(),
     streams: new SseStreams(opts.registry),
     sseLimits: { keepAliveMs: opts.sseKeepAliveMs ?? 15_000, maxBufferedBytes: opts.sseMaxBufferedBytes ?? 8 * 1024 * 1024 },
+    readOf: (req) => scopeReadModel(opts.read, principalOf(req)),
+    writeOf: (req) => (opts.write === undefined ? undefined : scopeWriteService(opts.write, principalOf(req))),
   };
   app.addHook('preClose', async () => ctx.streams.closeAll());
   await app.register(async (api) => {

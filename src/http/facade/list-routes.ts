@@ -29,15 +29,15 @@ export function listRoutes(api: FastifyInstance, ctx: FacadeContext, prefix: str
       if (isTrue(req.query.watch)) {
         // HEAD (fastify answers it with this handler) gets the stream's head, never a stream.
         if (req.method === 'HEAD') return reply.type('text/event-stream; charset=utf-8').send();
-        await ctx.read.waitForReplication(minResourceVersions(req.query));
+        await ctx.readOf(req).waitForReplication(minResourceVersions(req.query));
         const resourceVersion = resumeFrom(req.headers['last-event-id'], req.query.resourceVersion);
         return serveSse(req, reply, {
-          read: ctx.read, filter, ...(resourceVersion === undefined ? {} : { resourceVersion }),
+          read: ctx.readOf(req), filter, ...(resourceVersion === undefined ? {} : { resourceVersion }),
           limits: ctx.sseLimits, streams: ctx.streams, json: ctx.json,
         });
       }
-      await ctx.read.waitForReplication(minResourceVersions(req.query));
-      const result = await ctx.read.listCachedObjects(filter, page);
+      await ctx.readOf(req).waitForReplication(minResourceVersions(req.query));
+      const result = await ctx.readOf(req).listCachedObjects(filter, page);
       return sendPage(reply, ctx, { kind: 'CachedObjectList', apiVersion: CACHE_API_VERSION }, result);
     },
   });
@@ -49,8 +49,8 @@ export function listRoutes(api: FastifyInstance, ctx: FacadeContext, prefix: str
     schema: schemaObjects.schema,
     handler: async (req, reply) => {
       const { filter, page } = parseListQuery(req.query);
-      await ctx.read.waitForReplication(minResourceVersions(req.query));
-      const result = await ctx.read.listObjects({ ...filter, schema: req.params.schema }, page);
+      await ctx.readOf(req).waitForReplication(minResourceVersions(req.query));
+      const result = await ctx.readOf(req).listObjects({ ...filter, schema: req.params.schema }, page);
       return sendPage(reply, ctx, { kind: 'ObjectList' }, result);
     },
   });
@@ -60,7 +60,7 @@ export function listRoutes(api: FastifyInstance, ctx: FacadeContext, prefix: str
     method: schemas.method,
     url: schemas.url,
     schema: schemas.schema,
-    handler: async () => ({ kind: 'SchemaList', items: await ctx.read.schemas() }),
+    handler: async (req) => ({ kind: 'SchemaList', items: await ctx.readOf(req).schemas() }),
   });
 
   const ccrs = documentedRoute(ctx.document, 'listClusterCachedResources', prefix);
@@ -68,8 +68,8 @@ export function listRoutes(api: FastifyInstance, ctx: FacadeContext, prefix: str
     method: ccrs.method,
     url: ccrs.url,
     schema: ccrs.schema,
-    handler: async (_req, reply) => {
-      const items = await ctx.read.clusterCachedResources();
+    handler: async (req, reply) => {
+      const items = await ctx.readOf(req).clusterCachedResources();
       return reply.type(JSON_TYPE).send(ctx.json.list({ kind: 'ClusterCachedResourceList', apiVersion: CACHE_API_VERSION }, items));
     },
   });

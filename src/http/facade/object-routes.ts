@@ -35,9 +35,9 @@ export function objectRoutes(api: FastifyInstance, ctx: FacadeContext, prefix: s
     // route, and a handler that sends before returning skips a promise and a microtask hop per request.
     handler: (req, reply) => {
       const waitFor = minResourceVersions(req.query);
-      if (waitFor.length === 0) return sendFound(req, reply, ctx.read.findObject(objectRef(req.params, req.query)), ctx.json);
-      return ctx.read.waitForReplication(waitFor).then(() => {
-        sendFound(req, reply, ctx.read.findObject(objectRef(req.params, req.query)), ctx.json);
+      if (waitFor.length === 0) return sendFound(req, reply, ctx.readOf(req).findObject(objectRef(req.params, req.query)), ctx.json);
+      return ctx.readOf(req).waitForReplication(waitFor).then(() => {
+        sendFound(req, reply, ctx.readOf(req).findObject(objectRef(req.params, req.query)), ctx.json);
         return reply;
       });
     },
@@ -49,8 +49,8 @@ export function objectRoutes(api: FastifyInstance, ctx: FacadeContext, prefix: s
     url: getCachedObject.url,
     schema: getCachedObject.schema,
     handler: async (req, reply) => {
-      await ctx.read.waitForReplication(minResourceVersions(req.query));
-      const cachedObject = await ctx.read.getCachedObject(req.params.name, where(req.query));
+      await ctx.readOf(req).waitForReplication(minResourceVersions(req.query));
+      const cachedObject = await ctx.readOf(req).getCachedObject(req.params.name, where(req.query));
       return sendObject(req, reply, cachedObject, ctx.json);
     },
   });

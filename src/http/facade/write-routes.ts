@@ -58,8 +58,9 @@ export function writeRoutes(api: FastifyInstance, ctx: FacadeContext, prefix: st
       schema: documented.schema,
       ...(bodyLimit ? { bodyLimit } : {}),
       handler: async (req, reply) => {
-        if (ctx.write === undefined) throw new AppError('MethodNotAllowed', 'writes are not configured on this cachegate');
-        return handler(req, reply, ctx.write);
+        const write = ctx.writeOf(req);
+        if (write === undefined) throw new AppError('MethodNotAllowed', 'writes are not configured on this cachegate');
+        return handler(req, reply, write);
       },
     });
   };

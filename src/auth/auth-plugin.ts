@@ -1,0 +1,79 @@
+// Enforcing authentication on every route (issue 7). An onRequest hook on the root instance reads
+// `Authorization: Bearer <token>` before any route runs: no token or an unknown one is 401, a
+// token over its rate is 429 with Retry-After; the principal found is put on the request for the
+// routes to authorize with (authorizer.ts). Probes are always open; /metrics when configured so.
+// A GraphQL WebSocket upgrade without the header is let through: graphql-ws clients send their
+// token in the connection_init payload, which the GraphQL plugin checks (graphql-credentials.ts).
+// Errors are Kubernetes Status objects, except on /graphql, where they are GraphQL errors with
+// extensions.code (UNAUTHENTICATED, TOO_MANY_REQUESTS) from the one error table.
+
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { statusOf } from '../apimachinery/status.js';
+import { AppError, ERROR_TABLE, toAppError } from '../errors.js';
+import type { Principal } from './principal.js';
+import type { TokenBucketLimiter } from './rate-limiter.js';
+import './request-principal.js';
+import type { TokenAuthenticator } from './token-authenticator.js';
+
+/** ALWAYS_OPEN are the routes an orchestrator must reach without a token. */
+export const ALWAYS_OPEN: ReadonlySet<string> = new Set(['/livez', '/readyz', '/healthz']);
+
+/** GRAPHQL_PATH is answered with GraphQL-shaped errors. */
+const GRAPHQL_PATH = '/graphql';
+
+/** AuthPluginOptions: enforcement is on when authenticator is given. */
+export interface AuthPluginOptions {
+  readonly authenticator?: TokenAuthenticator;
+  readonly limiter?: TokenBucketLimiter<Principal>;
+  /** metricsOpen serves /metrics without a token. */
+  readonly metricsOpen: boolean;
+}
+
+/**
+ * authPlugin decorates every request with `principal` and, when an authenticator is given,
+ * enforces it. Registered without encapsulation so its hook sees every route of the app.
+ */
+export const authPlugin = Object.assign(registerAuth, { [Symbol.for('skip-override')]: true });
+
+async function registerAuth(app: FastifyInstance, opts: AuthPluginOptions): Promise<void> {
+  app.decorateRequest('principal', null);
+  const { authenticator, limiter } = opts;
+  if (authenticator === undefined) return;
+  app.addHook('onRequest', async (req, reply) => {
+    if (isOpen(req, opts.metricsOpen)) return;
+    if (isGraphqlUpgrade(req) && req.headers.authorization === undefined) return;
+    let principal: Principal;
+    try {
+      principal = authenticator.authenticate(req.headers.authorization);
+    } catch (err) {
+      reply.header('www-authenticate', 'Bearer realm="cachegate"');
+      return sendAuthError(req, reply, toAppError(err));
+    }
+    const retryAfterSeconds = principal.internal || limiter === undefined ? 0 : limiter.take(principal);
+    if (retryAfterSeconds > 0) {
+      const error = new AppError('TooManyRequests', `rate limit of user "${principal.user}" exceeded; retry after ${retryAfterSeconds}s`, { retryAfterSeconds });
+      return sendAuthError(req, reply, error);
+    }
+    req.principal = principal;
+    return undefined;
+  });
+}
+
+function isOpen(req: FastifyRequest, metricsOpen: boolean): boolean {
+  const route = req.routeOptions.url;
+  if (route === undefined) return false;
+  return ALWAYS_OPEN.has(route) || (metricsOpen && route === '/metrics');
+}
+
+function isGraphqlUpgrade(req: FastifyRequest): boolean {
+  return req.routeOptions.url === GRAPHQL_PATH && req.method === 'GET' && req.headers.upgrade?.toLowerCase() === 'websocket';
+}
+
+/** sendAuthError answers a refused request: a Status, or a GraphQL error list on /graphql. */
+async function sendAuthError(req: FastifyRequest, reply: FastifyReply, error: AppError): Promise<FastifyReply> {
+  if (error.details.retryAfterSeconds !== undefined) reply.header('retry-after', String(error.details.retryAfterSeconds));
+  reply.code(error.httpStatus).type('application/json; charset=utf-8');
+  if (req.routeOptions.url !== GRAPHQL_PATH) return reply.send(statusOf(error));
+  const extensions = { code: ERROR_TABLE[error.code].graphqlCode, reason: error.code };
+  return reply.send({ errors: [{ message: error.message, extensions }] });
+}
