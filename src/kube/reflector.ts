@@ -144,7 +144,8 @@ export class Reflector {
         if (this.#stopped) return;
         relist = outcome === 'gone';
         if (relist) this.#restart('the watch resourceVersion expired (410); relisting');
-        else if (outcome === 'short') await this.#sleep(this.#backoff.next());
+        // A 410 storm (every watch refused as too old) must not turn into a list-watch hot loop.
+        if (relist || outcome === 'short') await this.#sleep(this.#backoff.next());
       } catch (err) {
         if (this.#stopped) return;
         if (isAppError(err, 'Expired') || isAppError(err, 'Gone')) {
@@ -170,7 +171,8 @@ export class Reflector {
     this.#resourceVersion = page.resourceVersion;
     this.#synced = true;
     this.#lastError = undefined;
-    this.#backoff.reset();
+    // No backoff reset here: a server may list fine and refuse every watch. Only a watch that
+    // delivers an event proves the connection healthy (firstEvent below).
     this.#log.debug({ objects: this.#cache.size, resourceVersion: page.resourceVersion }, 'listed');
     await this.#opts.afterList?.();
   }
