@@ -71,18 +71,59 @@ export async function serveWatch(
     unregister();
     raw.end();
   };
-  write = (event) => {
-    if (ended) return;
-    raw.write(req.encode(event) + '\n');
-    if (raw.writableLength > limits.maxBufferedBytes) end();
+  const cut = (): void => {
+    end();
+    // end() alone would keep the connection and its buffer until the reader caught up; drop both.
+    raw.destroy();
   };
+  write = pacedWriter(raw, req.encode, pending.splice(0), limits.maxBufferedBytes, cut, () => ended);
   const unregister = active.add(end);
   const timer = setTimeout(end, limits.timeoutSeconds * 1000).unref();
   const bookmarkTimer = req.bookmarks && limits.bookmarkIntervalMs > 0
     ? setInterval(() => watch.bookmark(), limits.bookmarkIntervalMs).unref()
     : undefined;
   raw.on('close', end);
-  for (const event of pending) write(event);
+}
+
+/** CATCH_UP_HIGH_WATER: catch-up events are handed to the socket only while less than this waits in it. */
+const CATCH_UP_HIGH_WATER = 64 * 1024;
+
+/**
+ * pacedWriter writes a watch's catch-up events (the initial state or the replayed window) as the
+ * socket drains, exempt from the bound: every new watcher gets that burst at once, so it says
+ * nothing about the reader, and a collection larger than the bound would otherwise cut every
+ * watcher that starts without a resourceVersion. Live events count against the bound: once
+ * more than maxBufferedBytes of them wait, the reader is too slow and is cut.
+ */
+function pacedWriter(
+  raw: FastifyReply['raw'], encode: (event: WatchEvent) => string, catchUp: WatchEvent[],
+  maxBufferedBytes: number, cut: () => void, ended: () => boolean,
+): (event: WatchEvent) => void {
+  let next = 0;
+  const live: string[] = [];
+  let liveBytes = 0;
+  const pump = (): void => {
+    while (!ended() && raw.writableLength < CATCH_UP_HIGH_WATER) {
+      if (next < catchUp.length) raw.write(encode(catchUp[next++]!) + '\n');
+      else if (live.length > 0) {
+        const line = live.shift()!;
+        liveBytes -= line.length;
+        raw.write(line);
+      } else return;
+    }
+  };
+  raw.on('drain', pump);
+  pump();
+  return (event) => {
+    if (ended()) return;
+    const line = encode(event) + '\n';
+    if (next < catchUp.length || live.length > 0) {
+      live.push(line);
+      liveBytes += line.length;
+      pump();
+    } else raw.write(line);
+    if (liveBytes + raw.writableLength > maxBufferedBytes) cut();
+  };
 }
 
 /** EventEncoder serialises each stored object once, however many watchers receive it. */
