@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { freePort, post, waitFor } from './lib/bench-http.js';
 import { loadGeneratorName, measure } from './lib/load-generator.js';
 import type { LoadResult } from './lib/load-generator.js';
+import { interleaved, percentile } from './lib/stats.js';
 
 const DURATION = Number(process.env['SECONDS'] ?? 4);
 const ROUNDS = Number(process.env['ROUNDS'] ?? 3);
@@ -24,14 +25,10 @@ async function main(): Promise<void> {
   try {
     await Promise.all([seed(on.base), seed(off.base)]);
     const url = (base: string): string => `${base}${GROUP_PATH}/obj-${OBJECTS / 2}?cluster=root`;
-    const onRuns: LoadResult[] = [];
-    const offRuns: LoadResult[] = [];
-    for (let round = 0; round < ROUNDS; round++) {
-      offRuns.push(await measure({ url: url(off.base) }, 32, DURATION));
-      onRuns.push(await measure({ url: url(on.base) }, 32, DURATION));
-    }
-    const median = (runs: LoadResult[]): LoadResult => [...runs].sort((a, b) => a.rps - b.rps)[Math.floor(runs.length / 2)] as LoadResult;
-    const [withOverlay, without] = [median(onRuns), median(offRuns)];
+    const [without, withOverlay] = (await interleaved([
+      () => measure({ url: url(off.base) }, 32, DURATION),
+      () => measure({ url: url(on.base) }, 32, DURATION),
+    ], ROUNDS, (r) => r.rps)) as [LoadResult, LoadResult];
     const latency = await writeThenRead(on.base);
     const apart = Math.abs(withOverlay.rps - without.rps) / without.rps;
     console.log(`overlay bench, ${loadGeneratorName()} with 32 connections, ${DURATION} s per run, median of ${ROUNDS} interleaved rounds, node ${process.version}`);
@@ -100,8 +97,7 @@ interface Percentiles {
 
 function percentiles(values: number[]): Percentiles {
   const sorted = [...values].sort((a, b) => a - b);
-  const at = (q: number): string => (sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0).toFixed(2);
-  return { p50: at(0.5), p99: at(0.99) };
+  return { p50: percentile(sorted, 0.5).toFixed(2), p99: percentile(sorted, 0.99).toFixed(2) };
 }
 
 function fmt(n: number): string {

@@ -17,12 +17,13 @@ import { CCRS, ccr } from '../test/helpers/replication.js';
 import { startTestApp } from '../test/helpers/test-app.js';
 import type { TestApp } from '../test/helpers/test-app.js';
 import { PhaseProfiler } from './lib/cpu-profile.js';
-import type { KubeObject } from '../src/apimachinery/object-meta.js';
 import { cacheLocation } from '../src/cachedobjects/cache-location.js';
 import { ORIGINAL_RESOURCE_VERSION_ANNOTATION } from '../src/cachedobjects/cached-object-annotations.js';
 import { CACHED_OBJECTS_GROUP, CACHED_OBJECTS_RESOURCE } from '../src/cachedobjects/cached-object-resource.js';
 import type { ObjectKey, ResourceRef, Scope, WatchEvent } from '../src/store/store.js';
 import { ReportRows } from './lib/report-rows.js';
+import { BENCH_GVR, SELECTED, benchObject, benchObjectName } from './lib/bench-objects.js';
+import { percentile } from './lib/stats.js';
 
 const N = Number(process.env.N ?? 20_000);
 const N2 = Number(process.env.N2 ?? 100_000);
@@ -59,14 +60,10 @@ const PROFILE_GROUPS: Readonly<Record<string, RegExp>> = {
   '(program)': /^\(program\)/,
 };
 
-const GROUP = 'bench.cachegate.io';
-const VERSION = 'v1alpha1';
-const RESOURCE = 'widgets';
-const KIND = 'Widget';
+const { group: GROUP, version: VERSION, resource: RESOURCE, kind: KIND } = BENCH_GVR;
 const CLUSTER = 'root';
 const SHARD = 'embedded';
 const CCR_NAME = 'widgets';
-const SELECTED = { 'app.kubernetes.io/part-of': 'bench' };
 const SOURCE_REF: ResourceRef = { cluster: CLUSTER, group: GROUP, resource: RESOURCE };
 const CACHE_SCOPE: Scope = { cluster: cacheLocation(SHARD, CLUSTER), group: CACHED_OBJECTS_GROUP, resource: CACHED_OBJECTS_RESOURCE };
 const CCR_KEY: ObjectKey = { cluster: CLUSTER, group: 'cache.kcp.io', resource: 'clustercachedresources', namespace: '', name: CCR_NAME };
@@ -77,47 +74,9 @@ const report = rows.add.bind(rows);
 const fmt = (n: number): string => Math.round(n).toLocaleString('en-US');
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-function nameOf(i: number): string {
-  return `widget-${i.toString().padStart(6, '0')}`;
-}
-
-/** widget is a ~700-byte custom resource (as stored, with server-set metadata) with labels. */
-function widget(i: number): KubeObject {
-  const obj = {
-    apiVersion: `${GROUP}/${VERSION}`,
-    kind: KIND,
-    metadata: {
-      name: nameOf(i),
-      labels: {
-        ...SELECTED,
-        'app.kubernetes.io/name': `widget-${i % 200}`,
-        tier: ['frontend', 'backend', 'cache'][i % 3] ?? 'frontend',
-        bucket: `b${i % 100}`,
-      },
-      annotations: {
-        'kcp.io/cluster': CLUSTER,
-        'example.com/owner': `owner-${i % 97}@example.com`,
-      },
-    },
-    spec: {
-      replicas: 1 + (i % 5),
-      image: `registry.example.com/storefront/widget:1.${i % 40}.${i % 7}`,
-      ports: [{ name: 'http', containerPort: 8080 + (i % 3), protocol: 'TCP' }],
-      env: [{ name: 'LOG_LEVEL', value: i % 10 === 0 ? 'debug' : 'info' }, { name: 'REGION', value: 'eu-west-1' }],
-      resources: { requests: { cpu: '100m', memory: '128Mi' }, limits: { cpu: '500m', memory: `${256 + (i % 4) * 128}Mi` } },
-      counter: 0,
-    },
-  };
-  return JSON.parse(JSON.stringify(obj)) as KubeObject;
-}
-
 function gcHeap(): number {
   for (let i = 0; i < 3; i++) globalThis.gc?.();
   return process.memoryUsage().heapUsed;
-}
-
-function pct(sorted: readonly number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? NaN;
 }
 
 async function cacheCount(app: TestApp): Promise<number> {
@@ -158,7 +117,7 @@ async function syncRun(n: number, timeoutMs: number, measureHeap: boolean, profi
   if (crdRes.status !== 201) throw new Error(`CRD create failed: ${crdRes.status} ${JSON.stringify(crdRes.body)}`);
   const heapEmpty = measureHeap ? gcHeap() : 0;
   const c0 = performance.now();
-  for (let i = 0; i < n; i++) await app.app.stores.source.create(SOURCE_REF, widget(i));
+  for (let i = 0; i < n; i++) await app.app.stores.source.create(SOURCE_REF, benchObject('widget', i, CLUSTER));
   const createMs = performance.now() - c0;
   const heapSource = measureHeap ? (gcHeap() - heapEmpty) / n : 0;
   const label = `N=${fmt(n)}`;
@@ -296,7 +255,7 @@ async function lagRun(app: TestApp, n: number): Promise<void> {
   while (performance.now() < end) {
     const due = Math.floor(((performance.now() - t0) / 1000) * WRITE_RATE);
     while (writes < due) {
-      const key: ObjectKey = { ...SOURCE_REF, namespace: '', name: nameOf(writes % n) };
+      const key: ObjectKey = { ...SOURCE_REF, namespace: '', name: benchObjectName(writes % n) };
       const stored = await source.get(key);
       const spec = stored.spec as Record<string, unknown>;
       const started = performance.now();
@@ -317,10 +276,10 @@ async function lagRun(app: TestApp, n: number): Promise<void> {
   watch.stop();
   const missing = writtenAt.size;
   lags.sort((a, b) => a - b);
-  const p99 = pct(lags, 0.99);
+  const p99 = percentile(lags, 0.99);
   report('[lag] writes issued (in-process store.update)', `${fmt(writes)} in ${(elapsed / 1000).toFixed(1)} s = ${fmt((writes / elapsed) * 1000)}/s`, `${WRITE_RATE}/s`);
   report('[lag] writes seen in cache', `${fmt(lags.length)} (${missing} missing after 5 s)`, 'all', missing === 0);
-  report('[lag] p50 source write -> cache copy', `${pct(lags, 0.5).toFixed(1)} ms`);
+  report('[lag] p50 source write -> cache copy', `${percentile(lags, 0.5).toFixed(1)} ms`);
   report('[lag] p99 source write -> cache copy', `${p99.toFixed(1)} ms`, `<= ${LAG_P99_GOAL_MS} ms`, missing === 0 && p99 <= LAG_P99_GOAL_MS);
   report('[lag] max source write -> cache copy', `${(lags[lags.length - 1] ?? NaN).toFixed(1)} ms`);
 }

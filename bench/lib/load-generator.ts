@@ -22,6 +22,11 @@ export interface LoadRequest {
   readonly method?: 'GET' | 'POST';
   readonly body?: string;
   readonly contentType?: string;
+  /**
+   * spread: each request's path is pathFormat with its one `%0Nd` replaced by a random integer in
+   * [0, count), so a load reads across many objects rather than one hot one. The host is url's.
+   */
+  readonly spread?: { readonly pathFormat: string; readonly count: number };
 }
 
 /** loadGeneratorName says which client measures. */
@@ -35,7 +40,11 @@ export async function measure(req: LoadRequest, connections: number, seconds: nu
     runWrk(req, connections, 1);
     return runWrk(req, connections, seconds);
   }
-  const options = { url: req.url, connections, method: req.method ?? 'GET', body: req.body, headers: req.contentType ? { 'content-type': req.contentType } : undefined };
+  const spread = req.spread;
+  const options = {
+    url: req.url, connections, method: req.method ?? 'GET', body: req.body, headers: req.contentType ? { 'content-type': req.contentType } : undefined,
+    ...(spread ? { requests: [{ setupRequest: (r: autocannon.Request): autocannon.Request => ({ ...r, path: randomPath(spread.pathFormat, spread.count) }) }] } : {}),
+  };
   await autocannon({ ...options, duration: 1 });
   const result = await autocannon({ ...options, duration: seconds });
   return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.non2xx + result.errors };
@@ -47,7 +56,7 @@ function hasWrk(): boolean {
 
 function runWrk(req: LoadRequest, connections: number, seconds: number): LoadResult {
   const args = ['-t1', `-c${connections}`, `-d${seconds}s`, '--latency'];
-  if (req.method === 'POST') args.push('-s', luaScript(req));
+  if (req.method === 'POST' || req.spread) args.push('-s', luaScript(req));
   const out = execFileSync('wrk', [...args, req.url], { encoding: 'utf8' });
   const number = (pattern: RegExp): number => Number(pattern.exec(out)?.[1] ?? NaN);
   return {
@@ -59,13 +68,20 @@ function runWrk(req: LoadRequest, connections: number, seconds: number): LoadRes
 }
 
 function luaScript(req: LoadRequest): string {
-  const path = join(mkdtempSync(join(tmpdir(), 'wrk-')), 'post.lua');
-  writeFileSync(path, [
+  const path = join(mkdtempSync(join(tmpdir(), 'wrk-')), 'request.lua');
+  const lines = req.method === 'POST' ? [
     'wrk.method = "POST"',
     `wrk.body = ${JSON.stringify(req.body ?? '')}`,
     `wrk.headers["Content-Type"] = ${JSON.stringify(req.contentType ?? 'application/json')}`,
-  ].join('\n'));
+  ] : [];
+  // Lua's string.format takes the same %0Nd; JSON string escapes are valid Lua string escapes here.
+  if (req.spread) lines.push(`request = function() return wrk.format(nil, string.format(${JSON.stringify(req.spread.pathFormat)}, math.random(0, ${req.spread.count - 1}))) end`);
+  writeFileSync(path, lines.join('\n'));
   return path;
+}
+
+function randomPath(format: string, count: number): string {
+  return format.replace(/%0(\d+)d/, (_, width: string) => String(Math.floor(Math.random() * count)).padStart(Number(width), '0'));
 }
 
 function latencyMs(text: string | undefined): number {

@@ -1,0 +1,72 @@
+// The facade's read figures, each measured in the same run as its reference, shared by the
+// facade bench (its own embedded server) and the system bench (the measured cachegate):
+//   - REST point read by gvr+name vs a trivial route of the same server (/livez);
+//   - GraphQL point read vs the REST point read;
+//   - a list of 500 objects: server time per list (1 / throughput: one event loop serves all
+//     clients) vs JSON.stringify of the same 500 objects in this process.
+// All four are interleaved, round by round, and each figure is its median round.
+
+import { measure } from './load-generator.js';
+import type { LoadResult } from './load-generator.js';
+import { medianBy } from './stats.js';
+
+/** FacadeTargets are the URLs to load; objectUrl and graphqlQuery read the same object. */
+export interface FacadeTargets {
+  readonly base: string;
+  readonly objectUrl: string;
+  readonly graphqlQuery: string;
+  /** listUrl answers a list of 500 objects as `{items}`. */
+  readonly listUrl: string;
+}
+
+/** FacadeFigures are the medians. */
+export interface FacadeFigures {
+  readonly trivial: LoadResult;
+  readonly rest: LoadResult;
+  readonly graphql: LoadResult;
+  readonly list: LoadResult;
+  /** listServerMs is the server's time per list, 1000 / list.rps. */
+  readonly listServerMs: number;
+  readonly stringifyMs: number;
+  readonly errors: number;
+}
+
+/** FacadeLoad says how hard and how long to load. */
+export interface FacadeLoad {
+  readonly connections: number;
+  readonly seconds: number;
+  readonly rounds: number;
+}
+
+/** measureFacade loads the four targets in interleaved rounds and keeps the median of each. */
+export async function measureFacade(t: FacadeTargets, load: FacadeLoad): Promise<FacadeFigures> {
+  const get = (url: string): Promise<LoadResult> => measure({ url }, load.connections, load.seconds);
+  const runs = { trivial: [] as LoadResult[], rest: [] as LoadResult[], graphql: [] as LoadResult[], list: [] as LoadResult[], stringify: [] as number[] };
+  for (let round = 0; round < load.rounds; round++) {
+    runs.trivial.push(await get(`${t.base}/livez`));
+    runs.rest.push(await get(t.objectUrl));
+    runs.graphql.push(await measure(
+      { url: `${t.base}/graphql`, method: 'POST', body: JSON.stringify({ query: t.graphqlQuery }), contentType: 'application/json' }, load.connections, load.seconds));
+    runs.list.push(await get(t.listUrl));
+    runs.stringify.push(await stringifyLatency(t.listUrl));
+  }
+  const byRps = (rs: LoadResult[]): LoadResult => medianBy(rs, (r) => r.rps);
+  const [trivial, rest, graphql, list] = [byRps(runs.trivial), byRps(runs.rest), byRps(runs.graphql), byRps(runs.list)];
+  return {
+    trivial, rest, graphql, list,
+    listServerMs: 1000 / list.rps,
+    stringifyMs: medianBy(runs.stringify, (ms) => ms),
+    errors: [runs.trivial, runs.rest, runs.graphql, runs.list].flat().reduce((sum, r) => sum + r.errors, 0),
+  };
+}
+
+/** stringifyLatency times JSON.stringify of a copy of the objects listUrl answers, in ms per list. */
+async function stringifyLatency(listUrl: string): Promise<number> {
+  const items = ((await (await fetch(listUrl)).json()) as { items: unknown[] }).items;
+  if (items.length !== 500) throw new Error(`${listUrl} answered ${items.length} items, not 500`);
+  const copy = structuredClone(items);
+  const rounds = 200;
+  const start = performance.now();
+  for (let i = 0; i < rounds; i++) JSON.stringify(copy);
+  return (performance.now() - start) / rounds;
+}

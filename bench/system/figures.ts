@@ -1,0 +1,143 @@
+// The system bench's figures: what each phase measured, turned into rows with their reference,
+// ratio and the issue's target (issue 6). Targets are the issue's, never relaxed here.
+
+import type { FacadeFigures } from '../lib/facade-figures.js';
+import type { LoadResult } from '../lib/load-generator.js';
+import type { ObjectShape } from '../lib/bench-objects.js';
+import type { Memory } from './processes.js';
+import type { LagResult, SyncResult } from './replication.js';
+
+/** PhaseResult is everything measured at one object count. */
+export interface PhaseResult {
+  readonly n: number;
+  readonly shape: ObjectShape;
+  readonly avgJsonBytes: number;
+  readonly seedMs: number;
+  readonly sync: SyncResult;
+  readonly memoryBefore: Memory;
+  readonly memoryAfter: Memory;
+  /** cold is the first writes right after the sync, at 500/s, before any steady-rate run. */
+  readonly cold: LagResult;
+  readonly lags: readonly LagResult[];
+  /** pointRead reads random objects of the n by gvr+name. */
+  readonly pointRead: LoadResult;
+  readonly facade?: FacadeFigures;
+}
+
+/** Figure is one row of the results. */
+export interface Figure {
+  readonly id: string;
+  readonly name: string;
+  readonly value: number;
+  readonly unit: string;
+  /** text is the value as printed, with whatever detail helps read it. */
+  readonly text: string;
+  readonly reference?: { readonly name: string; readonly value: number; readonly text: string };
+  readonly ratio?: number;
+  readonly target?: { readonly text: string; readonly met: boolean };
+}
+
+const GiB = 1024 ** 3;
+const fmt = (n: number): string => Math.round(n).toLocaleString('en-US');
+const ms = (n: number): string => `${n < 10 ? n.toFixed(2) : n.toFixed(1)} ms`;
+const count = (n: number): string => (n >= 1e6 ? `${n / 1e6}M` : `${n / 1e3}k`);
+
+/** figuresOf builds every row from the phases, in the order the issue lists them. */
+export function figuresOf(phases: readonly PhaseResult[], headlineN: number, scaleTargetN: number): Figure[] {
+  const figures: Figure[] = [];
+  for (const p of phases) if (p.facade) figures.push(...facadeFigures(p.facade, p.n));
+  for (const p of phases) figures.push(syncFigure(p, p.n === headlineN));
+  for (const p of phases) figures.push(...lagFigures(p));
+  for (const p of phases) figures.push(...memoryFigures(p, p.n === headlineN));
+  for (const p of phases) figures.push(pointReadFigure(p));
+  const scale = phases[phases.length - 1];
+  if (scale) figures.push(...scaleFigures(scale, scaleTargetN));
+  return figures;
+}
+
+function facadeFigures(f: FacadeFigures, n: number): Figure[] {
+  const rps = (r: LoadResult): string => `${fmt(r.rps)} req/s (p50 ${ms(r.p50)}, p99 ${ms(r.p99)})`;
+  const restRatio = f.rest.rps / f.trivial.rps;
+  const graphqlRatio = f.graphql.rps / f.rest.rps;
+  const listRatio = f.listServerMs / f.stringifyMs;
+  return [
+    {
+      id: 'facade.rest_point_read', name: `REST point read by gvr+name (${count(n)} objects)`, value: f.rest.rps, unit: 'req/s', text: rps(f.rest),
+      reference: { name: 'trivial route /livez', value: f.trivial.rps, text: `${fmt(f.trivial.rps)} req/s` },
+      ratio: restRatio, target: { text: '≥ 0.8x', met: restRatio >= 0.8 },
+    },
+    {
+      id: 'facade.list_500', name: 'list of 500 objects: server time per list', value: f.listServerMs, unit: 'ms', text: `${ms(f.listServerMs)} (${fmt(f.list.rps)} lists/s)`,
+      reference: { name: 'JSON.stringify of the same 500', value: f.stringifyMs, text: ms(f.stringifyMs) },
+      ratio: listRatio, target: { text: '≤ 2x', met: listRatio <= 2 },
+    },
+    {
+      id: 'facade.graphql_point_read', name: 'GraphQL point read', value: f.graphql.rps, unit: 'req/s', text: rps(f.graphql),
+      reference: { name: 'REST point read', value: f.rest.rps, text: `${fmt(f.rest.rps)} req/s` },
+      ratio: graphqlRatio, target: { text: '≥ 0.4x', met: graphqlRatio >= 0.4 },
+    },
+    { id: 'facade.errors', name: 'non-2xx answers across the facade runs', value: f.errors, unit: '', text: String(f.errors), target: { text: '0', met: f.errors === 0 } },
+  ];
+}
+
+function syncFigure(p: PhaseResult, headline: boolean): Figure {
+  const done = p.sync.ms !== undefined;
+  const text = done
+    ? `${fmt(p.sync.perSecond)} objects/s (${((p.sync.ms ?? 0) / 1000).toFixed(1)} s; slowest API answer meanwhile ${ms(p.sync.slowestPollMs)})`
+    : `timed out with ${fmt(p.sync.copies)} of ${fmt(p.n)} copies`;
+  return {
+    id: `sync.${p.n}`, name: `initial sync, ${count(p.n)} ${p.shape} objects: CCR created → all copies present`, value: p.sync.perSecond, unit: 'objects/s', text,
+    ...(headline ? { target: { text: '≥ 5,000/s', met: done && p.sync.perSecond >= 5000 } } : {}),
+  };
+}
+
+function lagFigures(p: PhaseResult): Figure[] {
+  const row = (id: string, name: string, l: LagResult, withTarget: boolean): Figure => ({
+    id, name, value: l.p99, unit: 'ms',
+    text: `p50 ${ms(l.p50)} / p99 ${ms(l.p99)} / max ${ms(l.max)} (${fmt(l.achievedRate)} writes/s${l.missing > 0 ? `, ${fmt(l.missing)} of ${fmt(l.writes)} never arrived` : ''})`,
+    ...(withTarget ? { target: { text: 'p99 ≤ 50 ms', met: l.missing === 0 && l.p99 <= 50 } } : {}),
+  });
+  return [
+    row(`lag.${p.n}.cold`, `replication lag, ${count(p.n)} objects, first 2 s after the sync at 500 writes/s`, p.cold, false),
+    ...p.lags.map((l) => row(`lag.${p.n}.${l.rate}`, `replication lag, ${count(p.n)} objects, steady ${fmt(l.rate)} writes/s`, l, l.rate === 2000)),
+  ];
+}
+
+function memoryFigures(p: PhaseResult, headline: boolean): Figure[] {
+  const rss = (p.memoryAfter.rss - p.memoryBefore.rss) / p.n;
+  const heap = (p.memoryAfter.heapUsed - p.memoryBefore.heapUsed) / p.n;
+  const json = { name: 'JSON size of the object', value: p.avgJsonBytes, text: `${fmt(p.avgJsonBytes)} B` };
+  return [
+    {
+      id: `memory.${p.n}.rss_per_object`, name: `RSS per replicated object, ${count(p.n)} objects (embedded source off)`, value: rss, unit: 'B',
+      text: `${fmt(rss)} B (RSS ${fmt(p.memoryBefore.rss / 2 ** 20)} → ${fmt(p.memoryAfter.rss / 2 ** 20)} MiB)`,
+      reference: json, ratio: rss / p.avgJsonBytes, ...(headline ? { target: { text: '≤ 3x', met: rss / p.avgJsonBytes <= 3 } } : {}),
+    },
+    {
+      id: `memory.${p.n}.heap_per_object`, name: `heap per replicated object after GC, ${count(p.n)} objects`, value: heap, unit: 'B',
+      text: `${fmt(heap)} B (heap ${fmt(p.memoryBefore.heapUsed / 2 ** 20)} → ${fmt(p.memoryAfter.heapUsed / 2 ** 20)} MiB)`,
+      reference: json, ratio: heap / p.avgJsonBytes,
+    },
+  ];
+}
+
+function scaleFigures(p: PhaseResult, targetN: number): Figure[] {
+  const atTarget = p.n >= targetN;
+  const note = atTarget ? '' : ` (run at ${count(p.n)}, not ${count(targetN)}: target not measured)`;
+  return [
+    {
+      id: 'scale.rss', name: `scale: RSS of cachegate holding ${count(p.n)} ${p.shape} objects${note}`, value: p.memoryAfter.rss, unit: 'B',
+      text: `${(p.memoryAfter.rss / GiB).toFixed(2)} GiB (heap ${(p.memoryAfter.heapUsed / GiB).toFixed(2)} GiB)`,
+      target: { text: '≤ 4 GiB', met: atTarget && p.memoryAfter.rss <= 4 * GiB },
+    },
+    { id: 'scale.sync_seconds', name: `scale: initial sync of ${count(p.n)}`, value: (p.sync.ms ?? NaN) / 1000, unit: 's', text: syncFigure(p, false).text },
+  ];
+}
+
+function pointReadFigure(p: PhaseResult): Figure {
+  const r = p.pointRead;
+  return {
+    id: `point_read.${p.n}`, name: `point read of random objects among ${count(p.n)}, p99`, value: r.p99, unit: 'ms',
+    text: `p99 ${ms(r.p99)} (p50 ${ms(r.p50)}, ${fmt(r.rps)} req/s, 32 connections)`,
+  };
+}

@@ -1,0 +1,129 @@
+// The system benchmark (`npm run bench`, issue 6): cachegate measured as deployed, as its own
+// process with the embedded source off, replicating from a second process (the source) through a
+// kubeconfig. One phase per object count (20k and 100k ~760-byte objects, then SCALE_N small
+// ones); each phase starts a fresh source and a fresh cachegate and measures, in order:
+//   memory before the CCR → initial sync → memory after (heap after a full GC, RSS from /proc)
+//   → lag in the first 2 s after the sync (cold) → steady lag at 500 and 2,000 writes/s
+//   → point reads of random objects (wrk) → at 20k only: the facade figures with their references.
+// Then it prints every figure and writes bench/results/latest.{json,md} and lag-throughput.svg.
+// Env: SCALE_N (default 1,000,000), LAG_SECONDS (8), SECONDS per load run (5), ROUNDS (3).
+
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { BENCH_GVR, BENCH_NAME_FORMAT, benchObjectName } from '../lib/bench-objects.js';
+import type { ObjectShape } from '../lib/bench-objects.js';
+import { measureFacade } from '../lib/facade-figures.js';
+import { loadGeneratorName, measure } from '../lib/load-generator.js';
+import type { LoadResult } from '../lib/load-generator.js';
+import { figuresOf } from './figures.js';
+import type { PhaseResult } from './figures.js';
+import { startMeasured, startSource } from './processes.js';
+import type { MeasuredProcess, SourceProcess } from './processes.js';
+import { lagRun, SCHEMA, syncRun } from './replication.js';
+import { machine, printTable, seriesOf, writeResults } from './results.js';
+import { SOURCE_CLUSTER } from './source-protocol.js';
+
+const SCALE_TARGET_N = 1_000_000;
+const SCALE_N = Number(process.env['SCALE_N'] ?? SCALE_TARGET_N);
+const HEADLINE_N = 100_000;
+const LAG_SECONDS = Number(process.env['LAG_SECONDS'] ?? 8);
+const LOAD_SECONDS = Number(process.env['SECONDS'] ?? 5);
+const ROUNDS = Number(process.env['ROUNDS'] ?? 3);
+const CONNECTIONS = 32;
+const RATES = [500, 2000] as const;
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+interface PhasePlan {
+  readonly n: number;
+  readonly shape: ObjectShape;
+  readonly facade: boolean;
+  /** heapMb: old-space limit of each process; undefined = Node's default, as `npm start` runs. */
+  readonly sourceHeapMb?: number;
+  readonly measuredHeapMb?: number;
+  readonly syncTimeoutMs: number;
+}
+
+const PLAN: readonly PhasePlan[] = [
+  { n: 20_000, shape: 'widget', facade: true, syncTimeoutMs: 60_000 },
+  { n: HEADLINE_N, shape: 'widget', facade: false, syncTimeoutMs: 120_000 },
+  // A million objects outgrow Node's default heap limit in both processes.
+  { n: SCALE_N, shape: 'small', facade: false, sourceHeapMb: 8192, measuredHeapMb: 8192, syncTimeoutMs: 360_000 },
+];
+
+async function main(): Promise<void> {
+  const t0 = performance.now();
+  console.log(`system bench: phases at ${PLAN.map((p) => p.n.toLocaleString('en-US')).join(', ')} objects; ${loadGeneratorName()}; node ${process.version}`);
+  const phases: PhaseResult[] = [];
+  for (const plan of PLAN) phases.push(await runPhase(plan));
+  const figures = figuresOf(phases, HEADLINE_N, SCALE_TARGET_N);
+  const wallSeconds = (performance.now() - t0) / 1000;
+  printTable(figures);
+  writeResults(ROOT, {
+    date: new Date().toISOString(), machine: machine(), wallSeconds, loadGenerator: `${loadGeneratorName()}, ${CONNECTIONS} connections, ${LOAD_SECONDS} s per run`,
+    figures, series: seriesOf(phases),
+  });
+  const missed = figures.filter((f) => f.target && !f.target.met).length;
+  console.log(`system bench done in ${wallSeconds.toFixed(0)} s; ${missed} target(s) not met; results in bench/results/`);
+}
+
+async function runPhase(plan: PhasePlan): Promise<PhaseResult> {
+  const label = `[${plan.n.toLocaleString('en-US')}]`;
+  const step = (what: string): void => console.log(`${label} ${what}`);
+  let source: SourceProcess | undefined;
+  let measured: MeasuredProcess | undefined;
+  try {
+    source = await startSource(plan.sourceHeapMb ?? 4096);
+    const seeded = await source.request({ type: 'seed', n: plan.n, shape: plan.shape });
+    if (seeded.type !== 'seeded') throw new Error(`source answered ${seeded.type} to seed`);
+    step(`source seeded in ${(seeded.ms / 1000).toFixed(1)} s (${Math.round(seeded.avgJsonBytes)} B per object as JSON)`);
+    measured = await startMeasured(source.url, plan.measuredHeapMb);
+    await settle();
+    const memoryBefore = await measured.memory();
+    const sync = await syncRun(source, measured, plan.n, plan.syncTimeoutMs);
+    step(sync.ms === undefined ? `sync timed out at ${sync.copies} copies` : `synced in ${(sync.ms / 1000).toFixed(1)} s`);
+    await settle();
+    const memoryAfter = await measured.memory();
+    if (sync.ms === undefined) throw new Error(`${label} sync timed out: ${sync.copies} of ${plan.n} copies`);
+    const cold = await lagRun(source, measured, plan.n, 500, 2);
+    const lags = [];
+    for (const rate of RATES) {
+      lags.push(await lagRun(source, measured, plan.n, rate, LAG_SECONDS));
+      step(`lag at ${rate}/s measured`);
+    }
+    const pointRead = await randomPointReads(measured, plan.n);
+    const facade = plan.facade ? await facadeFigures(measured, plan.n) : undefined;
+    if (facade) step('facade figures measured');
+    return {
+      n: plan.n, shape: plan.shape, avgJsonBytes: seeded.avgJsonBytes, seedMs: seeded.ms, sync, memoryBefore, memoryAfter, cold, lags, pointRead,
+      ...(facade ? { facade } : {}),
+    };
+  } finally {
+    await measured?.stop();
+    await source?.stop();
+  }
+}
+
+/** settle lets the measured process finish what it queued (status writes, GC) before a reading. */
+function settle(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 1000));
+}
+
+function objectsPath(name: string): string {
+  return `/v1/objects/${BENCH_GVR.group}/${BENCH_GVR.version}/${BENCH_GVR.resource}/${name}?cluster=${SOURCE_CLUSTER}`;
+}
+
+function randomPointReads(measured: MeasuredProcess, n: number): Promise<LoadResult> {
+  return measure({ url: measured.url, spread: { pathFormat: objectsPath(BENCH_NAME_FORMAT), count: n } }, CONNECTIONS, LOAD_SECONDS);
+}
+
+function facadeFigures(measured: MeasuredProcess, n: number): ReturnType<typeof measureFacade> {
+  const name = benchObjectName(Math.floor(n / 2));
+  return measureFacade({
+    base: measured.url,
+    objectUrl: `${measured.url}${objectsPath(name)}`,
+    graphqlQuery: `{ object(group: "${BENCH_GVR.group}", version: "${BENCH_GVR.version}", resource: "${BENCH_GVR.resource}", name: "${name}", cluster: "${SOURCE_CLUSTER}") }`,
+    listUrl: `${measured.url}/v1/schemas/${SCHEMA}/objects?cluster=${SOURCE_CLUSTER}&limit=500`,
+  }, { connections: CONNECTIONS, seconds: LOAD_SECONDS, rounds: ROUNDS });
+}
+
+await main();

@@ -1,0 +1,34 @@
+// `npm run bench:readme`: puts the latest system bench results (bench/results/latest.md) into the
+// README's Performance section, replacing that section (or the older "Benchmarks" one) and
+// touching nothing else. Run it after `npm run bench` when the figures are to be published.
+
+import { readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { RESULTS_DIR } from './results.js';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const README = join(ROOT, 'README.md');
+
+const INTRO = `\`npm run bench\` runs the system benchmark (\`bench/system/\`, under 10 minutes): cachegate runs as
+its own process with the embedded source off and replicates from a second process (a source
+seeded in-process) through a kubeconfig, so every figure is cachegate's own. Each figure is
+measured in the same run as its reference (interleaved rounds, medians, for the load figures) and
+the targets are issue 6's. Results: \`bench/results/latest.json\` (every figure, target, met or not,
+machine), \`bench/results/latest.md\` (this table); \`npm run bench:readme\` copies it here.
+\`SCALE_N\` sets the scale run's object count (default 1,000,000). The older per-part benches
+remain: \`bench:store\`, \`bench:replication\`, \`bench:facade\`, \`bench:overlay\`.
+
+![Initial sync throughput and replication lag p99 against object count](bench/results/lag-throughput.svg)
+`;
+
+const readme = readFileSync(README, 'utf8');
+const table = readFileSync(join(ROOT, RESULTS_DIR, 'latest.md'), 'utf8');
+const section = `## Performance\n\n${INTRO}\n${table}\n`;
+const start = readme.search(/^## (Performance|Benchmarks)\s*$/m);
+if (start < 0) throw new Error('README has no "## Performance" or "## Benchmarks" section to replace');
+const rest = readme.slice(start + 3);
+const nextHeading = rest.search(/^## /m);
+const end = nextHeading < 0 ? readme.length : start + 3 + nextHeading;
+writeFileSync(README, readme.slice(0, start) + section + readme.slice(end));
+console.log('README: Performance section updated from', join(RESULTS_DIR, 'latest.md'));
