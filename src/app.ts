@@ -75,7 +75,7 @@ export interface AppOptions {
 /** buildApp wires one instance of cachegate from a validated config. */
 export async function buildApp(config: Config, opts: AppOptions = {}): Promise<App> {
   const logger = opts.logger ?? pino({ level: config.logLevel, redact: ['req.headers.authorization', 'headers.authorization'] });
-  const fastify = createFastify(logger);
+  const fastify = createFastify(logger, config.limits.bodyBytes);
   const metrics = createMetrics();
   const sourceStore = new MemoryStore({ eventWindow: config.store.eventWindow });
   const embedded = createEmbeddedSource(sourceStore);
@@ -221,10 +221,12 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
   };
 }
 
-function createFastify(logger: Logger): FastifyInstance {
+function createFastify(logger: Logger, bodyLimit: number): FastifyInstance {
   const loggerInstance: FastifyBaseLogger = logger;
   const fastify = Fastify({
     loggerInstance,
+    // Every route (GraphQL's too) refuses a larger body with 413 (issue 7).
+    bodyLimit,
     // One line per request is logged by the onResponse hook below, instead of fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
     requestIdHeader: 'x-request-id',

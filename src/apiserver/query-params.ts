@@ -6,6 +6,12 @@ import { AppError } from '../errors.js';
 /** QueryValue is one raw query parameter as fastify parses it. */
 export type QueryValue = string | readonly string[] | undefined;
 
+/**
+ * MAX_LIST_LIMIT bounds one page of a list (issue 7). A larger `limit` is lowered to it rather
+ * than refused: Kubernetes clients already expect fewer items than asked plus a continue token.
+ */
+export const MAX_LIST_LIMIT = 10_000;
+
 /** firstValue gives the first value of a repeated parameter. */
 export function firstValue(value: QueryValue): string | undefined {
   return Array.isArray(value) ? (value as readonly string[])[0] : (value as string | undefined);

@@ -11,7 +11,7 @@ import type { ApiContext } from './api-context.js';
 import { scopeOf } from './api-context.js';
 import { keyOf, present } from './object-input.js';
 import type { QueryValue } from './query-params.js';
-import { firstValue, parseBoolean, parseNonNegativeInt } from './query-params.js';
+import { MAX_LIST_LIMIT, firstValue, parseBoolean, parseNonNegativeInt } from './query-params.js';
 import type { RequestTarget } from './request-target.js';
 import { toTable, wantsTable } from './table.js';
 import { serveWatch } from './watch-stream.js';
@@ -43,7 +43,7 @@ export async function listOrWatch(ctx: ApiContext, target: RequestTarget, req: F
   }
   const opts: ListOptions = {
     ...selectors,
-    limit: parseNonNegativeInt('limit', query['limit']) || undefined,
+    limit: Math.min(parseNonNegativeInt('limit', query['limit']) ?? 0, MAX_LIST_LIMIT) || undefined,
     continue: firstValue(query['continue']) || undefined,
   };
   const page = await ctx.store.list(scopeOf(target), opts);

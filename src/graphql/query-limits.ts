@@ -1,7 +1,8 @@
-// Depth and cost limits for GraphQL documents, as validation rules: a document over a limit is
-// rejected before anything runs, with HTTP 400 and extensions.code QUERY_TOO_DEEP or
-// QUERY_TOO_COSTLY. Introspection (__schema, __type) is free and does not count towards depth:
-// its shape is fixed by the schema, and GraphiQL's own introspection query is 15 levels deep.
+// Depth, cost and alias limits for GraphQL documents, as validation rules: a document over a limit
+// is rejected before anything runs, with HTTP 400 and extensions.code QUERY_TOO_DEEP,
+// QUERY_TOO_COSTLY or QUERY_TOO_MANY_ALIASES. Introspection (__schema, __type) is free and does
+// not count towards depth: its shape is fixed by the schema, and GraphiQL's own introspection
+// query is 15 levels deep.
 //
 // Cost model: every selected field costs 1 times the number of times it can run, which is the
 // product of the sizes of the lists above it. A field with a `first` argument (a connection)
@@ -29,6 +30,8 @@ export interface QueryLimits {
   readonly maxFirst: number;
   /** listEstimate is the assumed length of a list without `first`. */
   readonly listEstimate: number;
+  /** maxAliases is the most aliased fields one document may hold (aliases multiply work cheaply; issue 7). */
+  readonly maxAliases: number;
 }
 
 /** DEFAULT_QUERY_LIMITS are the limits of the /graphql endpoint unless the plugin is told otherwise. */
@@ -38,11 +41,33 @@ export const DEFAULT_QUERY_LIMITS: QueryLimits = Object.freeze({
   defaultFirst: 100,
   maxFirst: 500,
   listEstimate: 10,
+  maxAliases: 100,
 });
 
 /** queryLimitRules makes the depth and cost validation rules for the given limits. */
 export function queryLimitRules(limits: QueryLimits): ValidationRule[] {
-  return [depthRule(limits), costRule(limits)];
+  return [depthRule(limits), costRule(limits), aliasRule(limits)];
+}
+
+/** aliasRule refuses a document with more than maxAliases aliased fields (QUERY_TOO_MANY_ALIASES). */
+function aliasRule(limits: QueryLimits): ValidationRule {
+  return (context: ValidationContext): ASTVisitor => {
+    let aliases = 0;
+    return {
+      Field(field: FieldNode) {
+        if (field.alias) aliases++;
+      },
+      Document: {
+        leave(document) {
+          if (aliases <= limits.maxAliases) return;
+          context.reportError(new GraphQLError(
+            `this document has ${aliases} aliased fields; the limit is ${limits.maxAliases}`,
+            { nodes: [document], extensions: { code: 'QUERY_TOO_MANY_ALIASES', aliases, limit: limits.maxAliases } },
+          ));
+        },
+      },
+    };
+  };
 }
 
 type Fragments = (name: string) => FragmentDefinitionNode | null | undefined;

@@ -15,6 +15,7 @@ import type { EventStreams } from './event-streams.js';
 import { graphqlAccess } from './graphql-access.js';
 import type { GraphqlAccess } from './graphql-access.js';
 import { JSON_SCALAR } from './json-scalar.js';
+import { toGraphqlError } from './to-graphql-error.js';
 import { createMutationResolvers } from './mutations.js';
 import type { QueryLimits } from './query-limits.js';
 
@@ -85,7 +86,16 @@ export function createResolvers({ read, limits, events, write, access = graphqlA
     },
     Subscription: {
       cachedObjectEvents: {
-        subscribe: (_root: unknown, args: { filter?: FilterInput | null }, context: unknown) => events.stream(filterOf(args.filter), access.read(context)),
+        subscribe: (_root: unknown, args: { filter?: FilterInput | null }, context: unknown) => {
+          let read: ReadModel;
+          try {
+            read = access.read(context);
+          } catch (err) {
+            // mercurius sends a subscription's start failure as is: give it its extensions.code here.
+            throw toGraphqlError(err);
+          }
+          return events.stream(filterOf(args.filter), read);
+        },
         resolve: (event: ReadEvent) => event,
       },
     },

@@ -55,6 +55,12 @@ export interface CachedObjectFilter {
   readonly clusters?: readonly string[];
 }
 
+/**
+ * MAX_PAGE_LIMIT bounds one page (issue 7). A larger `limit` is lowered to it, not refused: as in
+ * Kubernetes, a server may return fewer items than asked, with a continue token for the rest.
+ */
+export const MAX_PAGE_LIMIT = 10_000;
+
 /** PageRequest asks for one page; continue is the opaque token of the previous page. */
 export interface PageRequest {
   readonly limit?: number;

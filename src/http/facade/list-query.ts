@@ -1,6 +1,7 @@
 // Reading the list query parameters shared by /v1/cachedobjects and /v1/schemas/{schema}/objects.
 // The parameters were validated against the OpenAPI document already (limit is an integer ≥ 0).
 
+import { MAX_PAGE_LIMIT } from '../../read/read-model.js';
 import type { CachedObjectFilter, PageRequest } from '../../read/read-model.js';
 import type { MinResourceVersionQuery } from './min-resource-version.js';
 
@@ -14,7 +15,8 @@ const FILTER_FIELDS = ['shard', 'cluster', 'schema', 'group', 'version', 'resour
 
 /**
  * parseListQuery turns the query into a read-model filter and page. Empty values count as not
- * given, except `namespace=`, which asks for cluster-scoped originals only.
+ * given, except `namespace=`, which asks for cluster-scoped originals only. A limit above
+ * MAX_PAGE_LIMIT is lowered to it (the page then ends with a continue token).
  */
 export function parseListQuery(query: ListQuery): { filter: CachedObjectFilter; page: PageRequest } {
   const filter: { -readonly [K in keyof CachedObjectFilter]: CachedObjectFilter[K] } = {};
@@ -24,7 +26,7 @@ export function parseListQuery(query: ListQuery): { filter: CachedObjectFilter; 
   }
   if (query.namespace !== undefined) filter.namespace = query.namespace;
   const page: { -readonly [K in keyof PageRequest]: PageRequest[K] } = {};
-  if (query.limit !== undefined && query.limit > 0) page.limit = query.limit;
+  if (query.limit !== undefined && query.limit > 0) page.limit = Math.min(query.limit, MAX_PAGE_LIMIT);
   if (query.continue !== undefined && query.continue !== '') page.continue = query.continue;
   return { filter, page };
 }

@@ -1,0 +1,144 @@
+// The auth matrix on the kube-compatible APIs (issue 7): the embedded source (/clusters/...) and
+// the cache API (/services/cache/...). Anonymous requests get a 401 Status while replication keeps
+// working through the internal credential; a token limited to `root` gets 403 for `team-b` and its
+// `*` lists and watches hold root's objects only; a read-only token cannot write; kubectl works
+// with --token.
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually } from '../../helpers/kube-http.js';
+import { kubectlFor } from '../../helpers/kubectl.js';
+import { startTlsProxy } from './tls-proxy.js';
+import type { TestApp } from '../../helpers/test-app.js';
+import { SCHEMA, TOKENS, call, instancesUrl, startAuthApp } from './auth-fixture.js';
+
+const CACHED = '/apis/cache.kcp.io/v1alpha1/cachedobjects';
+
+describe('kube-compatible APIs with auth on', () => {
+  let app: TestApp;
+  const cache = (shard: string, cluster: string) => `${app.url}/services/cache/shards/${shard}/clusters/${cluster}${CACHED}`;
+  const clustersOf = (items: Array<{ metadata: { annotations?: Record<string, string> } }>): string[] =>
+    [...new Set(items.map((i) => i.metadata.annotations?.['kcp.io/cluster'] ?? '?'))].sort();
+
+  beforeAll(async () => {
+    app = await startAuthApp();
+  }, 30_000);
+  afterAll(async () => app?.stop());
+
+  it.each([
+    ['case 1: embedded list', () => instancesUrl(app, 'root')],
+    ['case 2: embedded discovery', () => `${app.clusterUrl('root')}/api/v1`],
+    ['case 3: embedded version', () => `${app.clusterUrl('root')}/version`],
+    ['case 4: cache API list', () => cache('*', '*')],
+  ])('%s: anonymous and unknown tokens get a 401 Status', async (_name, url) => {
+    for (const token of [undefined, TOKENS.bad]) {
+      const res = await call('GET', url(), token);
+      expect(res.status).toBe(401);
+      expect(res.body).toMatchObject({ kind: 'Status', reason: 'Unauthorized', code: 401 });
+    }
+  });
+
+  it('case 5: replication works through the internal credential while anonymous writes are refused', async () => {
+    expect((await call('POST', instancesUrl(app, 'root'), undefined, { metadata: { name: 'anon' } })).status).toBe(401);
+    expect((await call('POST', instancesUrl(app, 'root'), TOKENS.admin, { metadata: { name: 'replicated-late' } })).status).toBe(201);
+    await eventually(async () => {
+      const res = await call('GET', `${cache('embedded', 'root')}?labelSelector=cache.kcp.io/object-original-name=replicated-late`, TOKENS.admin);
+      expect(res.body.items).toHaveLength(1);
+    }, 10_000);
+  });
+
+  it('case 6: the root-only token gets 403 for team-b on both APIs, discovery included', async () => {
+    for (const url of [instancesUrl(app, 'team-b'), `${app.clusterUrl('team-b')}/api/v1`, cache('embedded', 'team-b'), cache('*', 'team-b')]) {
+      const res = await call('GET', url, TOKENS.rootOnly);
+      expect(res.status, url).toBe(403);
+      expect(res.body).toMatchObject({ kind: 'Status', reason: 'Forbidden', code: 403 });
+    }
+    expect((await call('GET', instancesUrl(app, 'root'), TOKENS.rootOnly)).status).toBe(200);
+  });
+
+  it('case 7: `*` lists of the root-only token hold root only; the admin\'s hold both', async () => {
+    const embedded = await call('GET', instancesUrl(app, '*'), TOKENS.rootOnly);
+    expect(clustersOf(embedded.body.items)).toEqual(['root']);
+    const copies = await call('GET', `${cache('*', '*')}?labelSelector=cache.kcp.io/object-schema=${SCHEMA}`, TOKENS.rootOnly);
+    expect(clustersOf(copies.body.items)).toEqual(['root']);
+    const paged = await call('GET', `${cache('embedded', '*')}?limit=1`, TOKENS.rootOnly);
+    expect(clustersOf(paged.body.items)).toEqual(['root']);
+    const admin = await call('GET', `${cache('*', '*')}?labelSelector=cache.kcp.io/object-schema=${SCHEMA}`, TOKENS.admin);
+    expect(clustersOf(admin.body.items)).toEqual(['root', 'team-b']);
+    expect((await call('GET', `${instancesUrl(app, '*')}/web-team-b`, TOKENS.rootOnly)).status).toBe(404);
+  });
+
+  it('case 8: a `*` watch of the root-only token carries root\'s events only', async () => {
+    const controller = new AbortController();
+    const res = await fetch(`${instancesUrl(app, '*')}?watch=true`, { headers: { authorization: `Bearer ${TOKENS.rootOnly}` }, signal: controller.signal });
+    expect(res.status).toBe(200);
+    for (const cluster of ['team-b', 'root']) {
+      expect((await call('POST', instancesUrl(app, cluster), TOKENS.admin, { metadata: { name: `watched-${cluster}` } })).status).toBe(201);
+    }
+    const text = await readUntil(res, 'watched-root');
+    controller.abort();
+    expect(text).toContain('watched-root');
+    expect(text).not.toContain('watched-team-b');
+  });
+
+  it('case 9: writes: read-only is 403 everywhere, root-only in team-b and on `*`, the cache API stays read-only', async () => {
+    const body = { metadata: { name: 'ro' } };
+    expect((await call('POST', instancesUrl(app, 'root'), TOKENS.readOnly, body)).status).toBe(403);
+    expect((await call('DELETE', `${instancesUrl(app, 'root')}/web-root`, TOKENS.readOnly)).status).toBe(403);
+    expect((await call('POST', instancesUrl(app, 'team-b'), TOKENS.rootOnly, body)).status).toBe(403);
+    expect((await call('DELETE', instancesUrl(app, '*'), TOKENS.rootOnly)).status).toBe(403);
+    expect((await call('POST', cache('embedded', 'root'), TOKENS.admin, body)).status).toBe(405);
+  });
+
+  it('case 10: kubectl with --token works (through TLS, the only way client-go sends a token); without one it is refused', async () => {
+    const proxy = await startTlsProxy(app.url);
+    try {
+      await kubectlChecks(proxy.url);
+    } finally {
+      await proxy.close();
+    }
+  }, 60_000);
+
+  // kubectl over https with --insecure-skip-tls-verify: the proxy's certificate is self-signed.
+  const kubectlChecks = async (base: string): Promise<void> => {
+    const at = (path: string) => {
+      const kubectl = kubectlFor(`${base}${path}`);
+      // stdin is closed at once: on a 401 without credentials kubectl would prompt for a user name.
+      return { run: (args: string[]) => kubectl.run(['--insecure-skip-tls-verify', ...args], ''), ok: (args: string[]) => kubectl.ok(['--insecure-skip-tls-verify', ...args], '') };
+    };
+    const root = at('/clusters/root');
+    const out = await root.ok(['--token', TOKENS.rootOnly, 'get', 'instances', '-o', 'name']);
+    expect(out).toContain('instance.machines.svm.io/web-root');
+    const denied = await at('/clusters/team-b').run(['--token', TOKENS.rootOnly, 'get', 'instances']);
+    expect(denied.code).not.toBe(0);
+    expect(denied.stderr).toMatch(/forbidden|Forbidden/);
+    // Anonymous over plain http (over TLS kubectl would prompt for a user name instead).
+    const anonymous = await kubectlFor(app.clusterUrl('root')).run(['get', 'instances']);
+    expect(anonymous.code).not.toBe(0);
+    expect(anonymous.stderr).toMatch(/Unauthorized|must be logged in/);
+    const created = await root.ok(['--token', TOKENS.rootOnly, 'create', 'configmap', 'from-kubectl', '--from-literal=a=b']);
+    expect(created).toContain('from-kubectl');
+    const readOnly = await root.run(['--token', TOKENS.readOnly, 'create', 'configmap', 'refused', '--from-literal=a=b']);
+    expect(readOnly.code).not.toBe(0);
+    const copies = await at('/services/cache/shards/*/clusters/*').ok(['--token', TOKENS.rootOnly, 'get', 'cachedobjects', '-o', 'name']);
+    expect(copies).toContain(`${SCHEMA}.web-root`);
+    expect(copies).not.toContain(`${SCHEMA}.web-team-b`);
+  };
+});
+
+/** readUntil reads a streaming response until its text contains marker (or 10 s pass). */
+async function readUntil(res: Response, marker: string): Promise<string> {
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  const timer = setTimeout(() => void reader.cancel(), 10_000);
+  try {
+    while (!text.includes(marker)) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      text += decoder.decode(value, { stream: true });
+    }
+  } finally {
+    clearTimeout(timer);
+  }
+  return text;
+}
