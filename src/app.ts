@@ -64,7 +64,12 @@ export interface App {
   /** start listens and resolves with the base URL, once the service is serving. */
   start(): Promise<string>;
   /** stop turns readiness off, stops controllers and informers, ends watches, drains requests and closes. */
-  stop(): Promise<void>;
+  stop(opts?: StopOptions): Promise<void>;
+}
+
+/** StopOptions: drainDelayMs keeps serving (readiness already 503) that long before closing. */
+export interface StopOptions {
+  readonly drainDelayMs?: number;
 }
 
 /** AppOptions: logger overrides the config's JSON logger (tests pass a silent one). */
@@ -214,8 +219,10 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
       logger.info({ address }, 'cachegate is serving');
       return address;
     },
-    async stop() {
+    async stop(stopOpts: StopOptions = {}) {
       serving = false;
+      // Readiness answers 503 while the listener still serves, so load balancers stop sending first.
+      if (stopOpts.drainDelayMs) await new Promise((resolve) => setTimeout(resolve, stopOpts.drainDelayMs));
       await fastify.close();
     },
   };
