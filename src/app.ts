@@ -143,7 +143,7 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
 
   await registerLoadShedding(fastify, { maxEventLoopDelayMs: config.limits.maxEventLoopDelayMs, retryAfterSeconds: 10 });
   const auth = createAuthRuntime(config.auth);
-  await fastify.register(authPlugin, auth);
+  await fastify.register(authPlugin, auth.plugin);
   await fastify.register(metricsPlugin, { metrics });
   const watches = { embedded: new ActiveWatches(), cache: new ActiveWatches() };
   observeStreamingClients(metrics.registry, { embedded: () => watches.embedded.size, cache: () => watches.cache.size });
@@ -155,9 +155,8 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
     bookmarkIntervalMs: config.watch.bookmarkIntervalSeconds * 1000,
     maxBufferedBytes: config.watch.maxBufferedBytes,
   };
-  const common: Pick<ApiServerOptions, 'gitVersion' | 'bodyLimit' | 'watchLimits' | 'authorize'> = {
-    gitVersion: GIT_VERSION, bodyLimit: config.limits.bodyBytes, watchLimits, ...(auth.authenticator ? { authorize: authorizeClusterRequest } : {}),
-  };
+  const authorize = auth.authenticator ? { authorize: authorizeClusterRequest } : {};
+  const common: Pick<ApiServerOptions, 'gitVersion' | 'bodyLimit' | 'watchLimits' | 'authorize'> = { gitVersion: GIT_VERSION, bodyLimit: config.limits.bodyBytes, watchLimits, ...authorize };
   if (config.embedded.enabled) {
     await fastify.register(apiServerPlugin, {
       ...common, prefix: '/clusters/:cluster', store: sourceStore, catalog: embedded.catalog, hooks: embedded.hooks,
