@@ -18,6 +18,13 @@ function readConfigOrExit(): Config {
   }
 }
 
+/**
+ * SHUTDOWN_DELAY_MS: after SIGTERM, readiness answers 503 while requests are still served this
+ * long, so a load balancer or Service sees the pod leave before its listener closes. Then
+ * watches end, in-flight requests finish, and the process exits, well within 10 s.
+ */
+const SHUTDOWN_DELAY_MS = 2000;
+
 const app = await buildApp(readConfigOrExit());
 let stopping = false;
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
@@ -25,7 +32,7 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     if (stopping) return;
     stopping = true;
     app.fastify.log.info({ signal }, 'shutting down');
-    app.stop().then(
+    app.stop({ drainDelayMs: SHUTDOWN_DELAY_MS }).then(
       () => process.exit(0),
       (err: unknown) => {
         app.fastify.log.error({ err }, 'shutdown failed');
