@@ -42,11 +42,11 @@ export interface CachedObjectMeta {
 }
 
 /** cachedObjectLabels gives a CachedObject's labels and the annotations holding full values of hashed labels. */
-export function cachedObjectLabels(original: KubeObject, gvr: GroupVersionResource): CachedObjectMeta {
+export function cachedObjectLabels(original: KubeObject, gvr: GroupVersionResource, schema: string = schemaOf(gvr)): CachedObjectMeta {
   const labels: Record<string, string> = { ...original.metadata.labels };
   const annotations: Record<string, string> = {};
   const values: readonly (readonly [string, string])[] = [
-    [SCHEMA_LABEL, schemaOf(gvr)],
+    [SCHEMA_LABEL, schema],
     [GROUP_LABEL, groupName(gvr.group)],
     [VERSION_LABEL, gvr.version],
     [RESOURCE_LABEL, gvr.resource],

@@ -5,6 +5,7 @@
 import { AppError } from '../errors.js';
 import { groupName, schemaOf } from '../apimachinery/gvr.js';
 import type { GroupVersionResource } from '../apimachinery/gvr.js';
+import { flatString } from '../apimachinery/flat-string.js';
 import { isDNS1123Subdomain } from '../apimachinery/validation.js';
 import { sha256Base36 } from './sha256-base36.js';
 
@@ -28,7 +29,8 @@ export function cachedObjectName(
   const readable = namespace === '' ? `${schemaOf(gvr)}.${name}` : `${schemaOf(gvr)}.${namespace}.${name}`;
   // The subdomain check covers the 253 limit and also names some resources allow (e.g. RBAC's
   // `system:foo`) that would not make a valid CachedObject name.
-  if (isDNS1123Subdomain(readable).length === 0 && !isTaken(readable)) return readable;
+  // The name is kept as long as the copy lives: store it flat (see flat-string.ts).
+  if (isDNS1123Subdomain(readable).length === 0 && !isTaken(readable)) return flatString(readable);
   const hashed = hashedName(gvr, namespace, name);
   if (isDNS1123Subdomain(hashed).length > 0) {
     throw new AppError('InternalError', `cannot name the cached copy of ${schemaOf(gvr)} ${namespace}/${name}: ${hashed} is not a valid name`);
@@ -36,7 +38,7 @@ export function cachedObjectName(
   if (isTaken(hashed)) {
     throw new AppError('InternalError', `cannot name the cached copy of ${schemaOf(gvr)} ${namespace}/${name}: ${hashed} is taken`);
   }
-  return hashed;
+  return flatString(hashed);
 }
 
 /** hashedName gives `<schema>.<h>`, h = base36 SHA-256 of `<group>/<version>/<resource>/<namespace>/<name>`. */

@@ -26,12 +26,14 @@ export interface WrapInput {
   readonly identityHash: string;
   /** name of the CachedObject, from cachedObjectName. */
   readonly name: string;
+  /** schema of gvr, when the caller has it: one string shared by every copy instead of one per copy. */
+  readonly schema?: string;
 }
 
 /** wrapCachedObject builds the deeply frozen CachedObject of an original, holding it by reference in spec.raw. */
 export function wrapCachedObject(input: WrapInput): KubeObject {
   const { original } = input;
-  const derived = cachedObjectLabels(original, input.gvr);
+  const derived = cachedObjectLabels(original, input.gvr, input.schema);
   const annotations: Record<string, string> = {
     ...derived.annotations,
     [CLUSTER_ANNOTATION]: input.cluster,

@@ -4,6 +4,7 @@
 
 import type { Logger } from 'pino';
 import type { KubeObject } from '../apimachinery/object-meta.js';
+import { flatString } from '../apimachinery/flat-string.js';
 import { deepFreeze } from '../apimachinery/object-meta.js';
 
 /** InformerHandler receives changes to the store; update gets the new object first, then the old one. */
@@ -95,7 +96,8 @@ export class InformerCache {
   }
 
   #set(key: string, obj: KubeObject, old: KubeObject | undefined): void {
-    this.#objects.set(key, obj);
+    // A new key lives as long as the object: store it flat (see flat-string.ts).
+    this.#objects.set(old === undefined ? flatString(key) : key, obj);
     if (old === undefined) this.#emit((h) => h.add?.(obj));
     else this.#emit((h) => h.update?.(obj, old));
   }

@@ -3,6 +3,7 @@
 // access and no per-object key string has to be kept. A bucket of one object is stored as the bare
 // reference because many index values (owner uid, node name) are rare and a Set costs ~100 bytes.
 
+import { flatString } from '../apimachinery/flat-string.js';
 import type { KubeObject } from '../apimachinery/object-meta.js';
 import type { IndexFunc } from './store.js';
 
@@ -61,7 +62,8 @@ export class IndexBuckets {
 
   private add(value: string, obj: KubeObject): void {
     const bucket = this.buckets.get(value);
-    if (bucket === undefined) this.buckets.set(value, obj);
+    // A new key stays as long as its bucket: store it flat (see flat-string.ts).
+    if (bucket === undefined) this.buckets.set(flatString(value), obj);
     else if (bucket instanceof Set) bucket.add(obj);
     else if (bucket !== obj) this.buckets.set(value, new Set([bucket, obj]));
   }

@@ -4,6 +4,7 @@
 
 import { randomInt, randomUUID } from 'node:crypto';
 import { AppError } from '../errors.js';
+import { flatString } from '../apimachinery/flat-string.js';
 import { deepFreeze } from '../apimachinery/object-meta.js';
 import type { KubeObject, ObjectMeta } from '../apimachinery/object-meta.js';
 import { EventWindow } from './event-window.js';
@@ -72,7 +73,7 @@ export class MemoryStore implements S.ResourceStore, S.IndexReader {
     const meta: ObjectMeta = obj.metadata ?? {};
     const namespace = meta.namespace ?? '';
     const name = this.pickName(ref, namespace, meta);
-    const stamp = { name, namespace, uid: rules.flatString(randomUUID()), resourceVersion: String(this.rv + 1), creationTimestamp: this.timestamp() };
+    const stamp = { name, namespace, uid: flatString(randomUUID()), resourceVersion: String(this.rv + 1), creationTimestamp: this.timestamp() };
     const created = deepFreeze(rules.createdObject(obj, stamp, opts.statusSubresource === true));
     if (opts.dryRun !== true) {
       this.commit(this.table.ensureResource(ref.group, ref.resource).ensureCluster(ref.cluster), 'ADDED', created, undefined);
@@ -215,7 +216,7 @@ export class MemoryStore implements S.ResourceStore, S.IndexReader {
     if (meta.generateName === undefined || meta.generateName === '') throw nameRequired(ref.group, ref.resource);
     let name = '';
     for (let attempt = 0; attempt < GENERATE_NAME_ATTEMPTS; attempt++) {
-      name = rules.flatString(meta.generateName + this.randomSuffix());
+      name = flatString(meta.generateName + this.randomSuffix());
       if (!taken(name)) return name;
     }
     throw alreadyExists(ref.group, ref.resource, name);

@@ -3,6 +3,7 @@
 // metadata are copied; everything below (spec, status, labels) is taken by reference, and the
 // caller gives up ownership of it, because the store deep-freezes the result.
 
+import { flatString } from '../apimachinery/flat-string.js';
 import { jsonEqual } from '../apimachinery/deep-equal.js';
 import type { KubeObject, ObjectMeta } from '../apimachinery/object-meta.js';
 
@@ -34,14 +35,6 @@ export function rfc3339Seconds(date: Date): string {
   return flatString(`${date.toISOString().slice(0, 19)}Z`);
 }
 
-/**
- * flatString copies s into one contiguous string. Concatenations (template literals, and
- * crypto.randomUUID, which joins ~20 pieces) yield rope strings that cost ~25 bytes per piece for
- * as long as they live — 480 bytes for a uid — and stored objects live long.
- */
-export function flatString(s: string): string {
-  return Buffer.from(s, 'utf8').toString('utf8');
-}
 
 /** createdObject builds a new object: system metadata from stamp, the rest from the client. */
 export function createdObject(obj: KubeObject, stamp: CreateStamp, statusSubresource: boolean): KubeObject {

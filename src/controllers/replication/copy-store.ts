@@ -58,6 +58,7 @@ export class CopyStore {
       cluster: this.#spec.cluster,
       identityHash: this.#spec.identityHash,
       name,
+      schema: this.#schema,
     });
   }
 

@@ -22,6 +22,7 @@ import { reconcileReplication } from './replication-reconcile.js';
 import { shouldReplicate } from './replication-reconcile.js';
 import type { ReplicationSpec } from './replication-spec.js';
 import type { SourceView } from './source-view.js';
+import { COPIED, KeyMembership, SELECTED } from './key-membership.js';
 
 /** ReplicationCounts are the CCR's status.resourceCounts. */
 export interface ReplicationCounts {
@@ -50,10 +51,8 @@ export class ReplicationController {
   readonly #copies: CopyStore;
   readonly #controller: Controller;
   #selector: LabelSelector;
-  /** keys of source objects that are selected (status.resourceCounts.local). */
-  readonly #selected = new Set<string>();
-  /** keys of the copies in the cache (status.resourceCounts.cache). */
-  readonly #copied = new Set<string>();
+  /** membership: per key, whether its source object is selected and whether it has a copy (the status counts). */
+  readonly #membership = new KeyMembership();
   #removeHandler: (() => void) | undefined;
   #cacheWatch: Watch | undefined;
   /** seenAt: when a source change of each key not yet reconciled was first seen (for the lag metric). */
@@ -106,14 +105,14 @@ export class ReplicationController {
   updateSelector(selector: LabelSelector): void {
     if (selector.toString() === this.#selector.toString()) return;
     this.#selector = selector;
-    this.#selected.clear();
+    this.#membership.clearSelected();
     for (const obj of this.#opts.source.list()) this.#onSource(obj);
-    for (const key of this.#copied) this.#controller.enqueue(key);
+    for (const key of this.#membership.copiedKeys()) this.#controller.enqueue(key);
   }
 
   /** counts are the numbers of selected source objects and of copies in the cache. */
   counts(): ReplicationCounts {
-    return { local: this.#selected.size, cache: this.#copied.size };
+    return { local: this.#membership.selected, cache: this.#membership.copied };
   }
 
   /** spec is what this controller replicates. */
@@ -136,10 +135,7 @@ export class ReplicationController {
 
   #onSource(obj: KubeObject, deleted = false): void {
     const key = keyOf(obj.metadata.namespace ?? '', obj.metadata.name ?? '');
-    const before = this.#selected.size;
-    if (!deleted && shouldReplicate(obj, this.#selector)) this.#selected.add(key);
-    else this.#selected.delete(key);
-    if (this.#selected.size !== before) this.#opts.onCountsChanged();
+    if (this.#membership.mark(key, SELECTED, !deleted && shouldReplicate(obj, this.#selector))) this.#opts.onCountsChanged();
     if (this.#opts.observeLag && !this.#seenAt.has(key)) this.#seenAt.set(key, performance.now());
     this.#controller.enqueue(key);
   }
@@ -154,10 +150,7 @@ export class ReplicationController {
       return;
     }
     const key = keyOf(origin.namespace, origin.name);
-    const before = this.#copied.size;
-    if (type === 'DELETED') this.#copied.delete(key);
-    else if (type !== 'BOOKMARK') this.#copied.add(key);
-    if (this.#copied.size !== before) this.#opts.onCountsChanged();
+    if (type !== 'BOOKMARK' && this.#membership.mark(key, COPIED, type !== 'DELETED')) this.#opts.onCountsChanged();
     this.#controller.enqueue(key);
   }
 

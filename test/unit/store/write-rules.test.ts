@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { flatString, rfc3339Seconds, sameExceptVersion, updatedObject } from '../../../src/store/write-rules.js';
+import { flatString } from '../../../src/apimachinery/flat-string.js';
+import { rfc3339Seconds, sameExceptVersion, updatedObject } from '../../../src/store/write-rules.js';
 
 describe('write rules', () => {
   it('case 1: rfc3339Seconds drops the milliseconds', () => {
