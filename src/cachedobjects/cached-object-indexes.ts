@@ -7,6 +7,7 @@ import { groupResourceKey, schemaOf } from '../apimachinery/gvr.js';
 import type { GroupResource, GroupVersionResource } from '../apimachinery/gvr.js';
 import type { KubeObject } from '../apimachinery/object-meta.js';
 import type { IndexFunc } from '../store/store.js';
+import { cacheLocation } from './cache-location.js';
 import { cachedObjectOrigin } from './cached-object-origin.js';
 import type { CachedObjectOrigin } from './cached-object-origin.js';
 import { BY_LABEL, BY_LOCATION_PART, BY_NAMESPACE, byLabel, byLocationPart, byNamespace } from './cached-object-label-index.js';
@@ -85,15 +86,21 @@ const bySchemaAndName: IndexFunc = (obj) => {
   return origin.namespace === '' ? [exact] : [exact, schemaAndNameKey(origin.schema, '', origin.name)];
 };
 
-/** BY_ORIGINAL indexes by `<shard>|<cluster>|<schema>|<namespace>/<name>`: the copy of one original. */
-export const BY_ORIGINAL = 'cachegate-byOriginal';
-
-/** originalKey builds a BY_ORIGINAL key. */
-export function originalKey(ref: OriginalRef): string {
-  return `${ref.shard}|${ref.cluster}|${schemaText(ref.schema)}|${namespacedName(ref.namespace, ref.name)}`;
+/**
+ * OriginalCopyQuery finds the copy of one original: indexes are kept per cache location (one
+ * store cluster per shard and logical cluster), so inside that location the exact
+ * BY_SCHEMA_AND_NAME key names one original. The key `<schema>|<name>` is also the any-namespace
+ * alias of namespaced originals, so callers compare the copy's original namespace.
+ */
+export interface OriginalCopyQuery {
+  readonly cluster: string;
+  readonly index: { readonly name: string; readonly value: string };
 }
 
-const byOriginal: IndexFunc = (obj) => keyOf(obj, (o) => (o.shard && o.cluster ? originalKey(o) : undefined));
+/** originalCopyQuery is the store scope cluster and index query of the copy of ref. */
+export function originalCopyQuery(ref: OriginalRef): OriginalCopyQuery {
+  return { cluster: cacheLocation(ref.shard, ref.cluster), index: { name: BY_SCHEMA_AND_NAME, value: schemaAndNameKey(ref.schema, ref.namespace, ref.name) } };
+}
 
 /** BY_SOURCE_CLUSTER_AND_SCHEMA indexes by `<shard>|<cluster>|<schema>`, for purges and counts. */
 export const BY_SOURCE_CLUSTER_AND_SCHEMA = 'cachegate-bySourceClusterAndSchema';
@@ -113,7 +120,6 @@ export const CACHED_OBJECT_INDEXES: ReadonlyArray<{ readonly name: string; reado
   { name: BY_GROUP_RESOURCE, fn: byGroupResource },
   { name: BY_SCHEMA, fn: bySchema },
   { name: BY_SCHEMA_AND_NAME, fn: bySchemaAndName },
-  { name: BY_ORIGINAL, fn: byOriginal },
   { name: BY_SOURCE_CLUSTER_AND_SCHEMA, fn: bySourceClusterAndSchema },
   { name: BY_LABEL, fn: byLabel },
   { name: BY_NAMESPACE, fn: byNamespace },

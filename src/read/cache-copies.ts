@@ -1,12 +1,12 @@
 // Point and scope lookups of the cache's copies of originals, for the overlay: the write service
 // reads the copy of the object it just wrote (so a write whose event beat its response is not
 // kept), and the read model reads copies to merge them with recorded writes. Every lookup is an
-// index query (BY_ORIGINAL, BY_SOURCE_CLUSTER_AND_SCHEMA); none scans the cache.
+// index query (originalCopyQuery, BY_SOURCE_CLUSTER_AND_SCHEMA); none scans the cache.
 
 import type { GroupVersionResource } from '../apimachinery/gvr.js';
 import type { KubeObject } from '../apimachinery/object-meta.js';
 import { cacheLocation } from '../cachedobjects/cache-location.js';
-import { BY_ORIGINAL, BY_SOURCE_CLUSTER_AND_SCHEMA, originalKey, sourceClusterAndSchemaKey } from '../cachedobjects/cached-object-indexes.js';
+import { BY_SOURCE_CLUSTER_AND_SCHEMA, originalCopyQuery, sourceClusterAndSchemaKey } from '../cachedobjects/cached-object-indexes.js';
 import { cachedObjectName } from '../cachedobjects/cached-object-name.js';
 import { cachedObjectOrigin } from '../cachedobjects/cached-object-origin.js';
 import { CACHED_OBJECTS_GROUP, CACHED_OBJECTS_RESOURCE } from '../cachedobjects/cached-object-resource.js';
@@ -35,11 +35,9 @@ export class CacheCopies {
   /** copyOf is the CachedObject of one original, or undefined when the cache holds none. */
   async copyOf(at: OriginalLocation): Promise<KubeObject | undefined> {
     const gvr = normalized(at.gvr);
-    const page = await this.#cache.list(
-      { cluster: cacheLocation(at.shard, at.cluster), group: CACHED_OBJECTS_GROUP, resource: CACHED_OBJECTS_RESOURCE },
-      { index: { name: BY_ORIGINAL, value: originalKey({ shard: at.shard, cluster: at.cluster, schema: gvr, namespace: at.namespace, name: at.name }) } },
-    );
-    return page.items[0];
+    const query = originalCopyQuery({ shard: at.shard, cluster: at.cluster, schema: gvr, namespace: at.namespace, name: at.name });
+    const page = await this.#cache.list({ cluster: query.cluster, group: CACHED_OBJECTS_GROUP, resource: CACHED_OBJECTS_RESOURCE }, { index: query.index });
+    return page.items.find((copy) => cachedObjectOrigin(copy)?.namespace === at.namespace);
   }
 
   /** copiesIn lists the CachedObjects of one resource in one (shard, cluster), optionally one namespace. */

@@ -8,7 +8,7 @@ import { cacheLocation } from '../../cachedobjects/cache-location.js';
 import { cachedObjectName, hashedName } from '../../cachedobjects/cached-object-name.js';
 import { cachedObjectOrigin } from '../../cachedobjects/cached-object-origin.js';
 import { trustedOrigin } from '../../cachedobjects/trusted-origin.js';
-import { BY_ORIGINAL, originalKey } from '../../cachedobjects/cached-object-indexes.js';
+import { originalCopyQuery } from '../../cachedobjects/cached-object-indexes.js';
 import { CACHED_OBJECTS_GROUP, CACHED_OBJECTS_RESOURCE } from '../../cachedobjects/cached-object-resource.js';
 import { isCachedObjectUpToDate, wrapCachedObject } from '../../cachedobjects/wrap-cached-object.js';
 import type { ObjectFilter, ObjectKey, ResourceRef, ResourceStore } from '../../store/store.js';
@@ -38,9 +38,10 @@ export class CopyStore {
    * readable one, or the hashed one (used when another original held the readable name).
    */
   async find(namespace: string, name: string): Promise<KubeObject | undefined> {
-    const value = originalKey({ shard: this.#spec.shard, cluster: this.#spec.cluster, schema: this.#schema, namespace, name });
-    const page = await this.#cache.list({ ...this.#ref }, { index: { name: BY_ORIGINAL, value } });
-    if (page.items[0] !== undefined) return page.items[0];
+    const query = originalCopyQuery({ shard: this.#spec.shard, cluster: this.#spec.cluster, schema: this.#schema, namespace, name });
+    const page = await this.#cache.list({ ...this.#ref, cluster: query.cluster }, { index: query.index });
+    const indexed = page.items.find((copy) => cachedObjectOrigin(copy)?.namespace === namespace);
+    if (indexed !== undefined) return indexed;
     for (const candidate of [cachedObjectName(this.#spec.gvr, namespace, name), hashedName(this.#spec.gvr, namespace, name)]) {
       const holder = await this.#cache.lookup(this.#keyOf(candidate));
       if (holder !== undefined && this.#mayBeCopyOf(holder, namespace, name)) return holder;

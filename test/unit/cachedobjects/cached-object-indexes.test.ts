@@ -3,7 +3,6 @@ import {
   BY_GROUP_RESOURCE,
   BY_GVR_AND_LOGICAL_CLUSTER,
   BY_IDENTITY_AND_GROUP_RESOURCE,
-  BY_ORIGINAL,
   BY_SCHEMA,
   BY_SCHEMA_AND_NAME,
   BY_SOURCE_CLUSTER_AND_SCHEMA,
@@ -11,7 +10,7 @@ import {
   groupResourceIndexKey,
   gvrAndLogicalClusterKey,
   identityAndGroupResourceKey,
-  originalKey,
+  originalCopyQuery,
   schemaAndNameKey,
   schemaIndexKey,
   sourceClusterAndSchemaKey,
@@ -49,7 +48,6 @@ describe('CachedObject index keys', () => {
         [BY_GROUP_RESOURCE]: ['instances.machines.svm.io'],
         [BY_SCHEMA]: ['v1alpha1.instances.machines.svm.io'],
         [BY_SCHEMA_AND_NAME]: ['v1alpha1.instances.machines.svm.io|web-server-1'],
-        [BY_ORIGINAL]: ['shard-1|root:org|v1alpha1.instances.machines.svm.io|web-server-1'],
         [BY_SOURCE_CLUSTER_AND_SCHEMA]: ['shard-1|root:org|v1alpha1.instances.machines.svm.io'],
         [BY_LABEL]: [],
         [BY_NAMESPACE]: [''],
@@ -65,7 +63,6 @@ describe('CachedObject index keys', () => {
         [BY_GROUP_RESOURCE]: ['configmaps.core'],
         [BY_SCHEMA]: ['v1.configmaps.core'],
         [BY_SCHEMA_AND_NAME]: ['v1.configmaps.core|team-a/settings', 'v1.configmaps.core|settings'],
-        [BY_ORIGINAL]: ['shard-1|root:org|v1.configmaps.core|team-a/settings'],
         [BY_SOURCE_CLUSTER_AND_SCHEMA]: ['shard-1|root:org|v1.configmaps.core'],
         [BY_LABEL]: [],
         [BY_NAMESPACE]: ['team-a'],
@@ -81,7 +78,6 @@ describe('CachedObject index keys', () => {
         [BY_GROUP_RESOURCE]: [`widgets.${LONG_GVR.group}`],
         [BY_SCHEMA]: [`v1.widgets.${LONG_GVR.group}`],
         [BY_SCHEMA_AND_NAME]: [`v1.widgets.${LONG_GVR.group}|team-a/${LONG_NAME}`, `v1.widgets.${LONG_GVR.group}|${LONG_NAME}`],
-        [BY_ORIGINAL]: [`shard-1|root:org|v1.widgets.${LONG_GVR.group}|team-a/${LONG_NAME}`],
         [BY_SOURCE_CLUSTER_AND_SCHEMA]: [`shard-1|root:org|v1.widgets.${LONG_GVR.group}`],
         [BY_LABEL]: [],
         [BY_NAMESPACE]: ['team-a'],
@@ -97,7 +93,6 @@ describe('CachedObject index keys', () => {
         [BY_GROUP_RESOURCE]: ['configmaps.core'],
         [BY_SCHEMA]: ['v1.configmaps.core'],
         [BY_SCHEMA_AND_NAME]: ['v1.configmaps.core|team-a/settings', 'v1.configmaps.core|settings'],
-        [BY_ORIGINAL]: ['shard-1|root:org|v1.configmaps.core|team-a/settings'],
         [BY_SOURCE_CLUSTER_AND_SCHEMA]: ['shard-1|root:org|v1.configmaps.core'],
         [BY_LABEL]: [],
         [BY_NAMESPACE]: ['team-a'],
@@ -132,7 +127,8 @@ describe('CachedObject index key builders match the index functions', () => {
     expect(got[BY_SCHEMA]).toEqual([schemaIndexKey(gvr)]);
     const anyNamespace = namespace === '' ? [] : [schemaAndNameKey(gvr, '', object)];
     expect(got[BY_SCHEMA_AND_NAME]).toEqual([schemaAndNameKey(gvr, namespace, object), ...anyNamespace]);
-    expect(got[BY_ORIGINAL]).toEqual([originalKey(ref)]);
+    // The copy of one original is the exact by-schema-and-name key inside its location's indexes.
+    expect(originalCopyQuery(ref)).toEqual({ cluster: `shard-1|root:org`, index: { name: BY_SCHEMA_AND_NAME, value: schemaAndNameKey(gvr, namespace, object) } });
     expect(got[BY_SOURCE_CLUSTER_AND_SCHEMA]).toEqual([sourceClusterAndSchemaKey('shard-1', 'root:org', gvr)]);
   });
 

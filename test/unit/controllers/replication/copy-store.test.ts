@@ -12,7 +12,7 @@ import { parseLabelSelector } from '../../../../src/apimachinery/label-selector.
 import { createCacheStore } from '../../../../src/app/cache-store.js';
 import { cacheLocation } from '../../../../src/cachedobjects/cache-location.js';
 import { cachedObjectName, hashedName } from '../../../../src/cachedobjects/cached-object-name.js';
-import { BY_ORIGINAL, originalKey } from '../../../../src/cachedobjects/cached-object-indexes.js';
+import { originalCopyQuery } from '../../../../src/cachedobjects/cached-object-indexes.js';
 import { CACHED_OBJECTS_GROUP, CACHED_OBJECTS_RESOURCE } from '../../../../src/cachedobjects/cached-object-resource.js';
 import { unwrapCachedObject, wrapCachedObject } from '../../../../src/cachedobjects/wrap-cached-object.js';
 import { CopyStore } from '../../../../src/controllers/replication/copy-store.js';
@@ -176,8 +176,8 @@ describe('CopyStore', () => {
     expect(repaired.metadata.labels).toEqual(desired.metadata.labels);
     expect(copies.isUpToDate(repaired, desired)).toBe(true);
     // The repaired copy is indexed again.
-    const value = originalKey({ shard: 'embedded', cluster: 'root', schema: GVR, namespace: '', name: 'web-1' });
-    const indexed = await cache.list(ref(), { index: { name: BY_ORIGINAL, value } });
+    const query = originalCopyQuery({ shard: 'embedded', cluster: 'root', schema: GVR, namespace: '', name: 'web-1' });
+    const indexed = await cache.list({ ...ref(), cluster: query.cluster }, { index: query.index });
     expect(indexed.items.map((o) => o.metadata.name)).toEqual([`${SCHEMA}.web-1`]);
   });
 
