@@ -55,6 +55,8 @@ export class Reflector {
   #stopped = false;
   #synced = false;
   #lastError: string | undefined = 'not started';
+  /** #failingSince is when the current run of failures began (ISO time), for honest status reports. */
+  #failingSince: string | undefined;
   #restarts = 0;
   #stream: WatchStream | undefined;
   #listAbort: AbortController | undefined;
@@ -102,6 +104,11 @@ export class Reflector {
   /** lastError says why the reflector is not connected right now, or undefined when it is. */
   lastError(): string | undefined {
     return this.#lastError;
+  }
+
+  /** failingSince is when the current run of list/watch failures began (ISO time), undefined while connected. */
+  failingSince(): string | undefined {
+    return this.#lastError === undefined ? undefined : this.#failingSince;
   }
 
   /**
@@ -229,6 +236,7 @@ export class Reflector {
 
   #fail(err: unknown): void {
     const message = err instanceof Error ? err.message : String(err);
+    if (this.#lastError === undefined || this.#failingSince === undefined) this.#failingSince = new Date().toISOString();
     this.#lastError = `${this.#describe()}: ${message}`;
     this.#countRestart();
     this.#log.warn({ restarts: this.#restarts, err: message }, 'list/watch failed; retrying with backoff');
