@@ -22,6 +22,20 @@ export async function waitFor(url: string, ok: (res: Response) => Promise<boolea
   throw new Error(`${url} never became ready`);
 }
 
+/**
+ * fetchPastShedding is fetch that waits out load shedding: a 503 (the server's event loop was
+ * stalled) is retried after its Retry-After, capped at 1 s, for at most a minute.
+ */
+export async function fetchPastShedding(url: string, init?: RequestInit): Promise<Response> {
+  const deadline = performance.now() + 60_000;
+  for (;;) {
+    const res = await fetch(url, init);
+    if (res.status !== 503 || performance.now() > deadline) return res;
+    await res.body?.cancel();
+    await new Promise((resolve) => setTimeout(resolve, Math.min(1000, Number(res.headers.get('retry-after') ?? 1) * 1000)));
+  }
+}
+
 /** freePort asks the OS for a loopback port that is free right now. */
 export function freePort(): Promise<number> {
   return new Promise((resolve) => {

@@ -83,7 +83,8 @@ function facadeFigures(f: FacadeFigures, n: number): Figure[] {
 function syncFigure(p: PhaseResult, headline: boolean): Figure {
   const done = p.sync.ms !== undefined;
   const text = done
-    ? `${fmt(p.sync.perSecond)} objects/s (${((p.sync.ms ?? 0) / 1000).toFixed(1)} s; slowest API answer meanwhile ${ms(p.sync.slowestPollMs)})`
+    ? `${fmt(p.sync.perSecond)} objects/s (${((p.sync.ms ?? 0) / 1000).toFixed(1)} s; meanwhile slowest API answer ${ms(p.sync.slowestPollMs)}, `
+      + `${p.sync.shed} of ${p.sync.polls} polls shed with 503)`
     : `timed out with ${fmt(p.sync.copies)} of ${fmt(p.n)} copies`;
   return {
     id: `sync.${p.n}`, name: `initial sync, ${count(p.n)} ${p.shape} objects: CCR created → all copies present`, value: p.sync.perSecond, unit: 'objects/s', text,
@@ -94,7 +95,8 @@ function syncFigure(p: PhaseResult, headline: boolean): Figure {
 function lagFigures(p: PhaseResult): Figure[] {
   const row = (id: string, name: string, l: LagResult, withTarget: boolean): Figure => ({
     id, name, value: l.p99, unit: 'ms',
-    text: `p50 ${ms(l.p50)} / p99 ${ms(l.p99)} / max ${ms(l.max)} (${fmt(l.achievedRate)} writes/s${l.missing > 0 ? `, ${fmt(l.missing)} of ${fmt(l.writes)} never arrived` : ''})`,
+    text: `p50 ${ms(l.p50)} / p99 ${ms(l.p99)} / max ${ms(l.max)} (${fmt(l.achievedRate)} writes/s; the source's own watch p99 ${ms(l.sourceP99)}`
+      + `${l.missing > 0 ? `; ${fmt(l.missing)} of ${fmt(l.writes)} not arrived 5 s after the last write` : ''})`,
     ...(withTarget ? { target: { text: 'p99 ≤ 50 ms', met: l.missing === 0 && l.p99 <= 50 } } : {}),
   });
   return [

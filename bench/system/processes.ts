@@ -48,7 +48,7 @@ export async function startSource(heapMb: number): Promise<SourceProcess> {
   };
 }
 
-/** Memory is the measured process's memory: RSS from /proc, heap after a full GC. */
+/** Memory is the measured process's memory: heap after a full GC, and RSS from /proc right after it. */
 export interface Memory {
   readonly rss: number;
   readonly heapUsed: number;
@@ -92,7 +92,11 @@ export async function startMeasured(sourceUrl: string, heapMb?: number): Promise
       const reply = new Promise<MemoryReply>((resolve) => child.once('message', (m: MemoryReply) => resolve(m)));
       child.send('memory');
       const { heapUsed } = await reply;
-      return { heapUsed, rss: vmRss(pid) };
+      const rss = vmRss(pid);
+      // The forced GCs stall the event loop for seconds at a million objects, and load shedding
+      // answers 503 until the stall has passed: wait until the facade serves again.
+      await waitFor(`${url}/v1/schemas`);
+      return { heapUsed, rss };
     },
     stop: () => stopChild(child),
   };

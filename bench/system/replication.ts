@@ -9,7 +9,7 @@
 import { ORIGINAL_RESOURCE_VERSION_ANNOTATION } from '../../src/cachedobjects/cached-object-annotations.js';
 import { SCHEMA_LABEL } from '../../src/cachedobjects/cached-object-labels.js';
 import { BENCH_GVR, SELECTED } from '../lib/bench-objects.js';
-import { post } from '../lib/bench-http.js';
+import { fetchPastShedding, post } from '../lib/bench-http.js';
 import { percentile } from '../lib/stats.js';
 import { SHARD } from './processes.js';
 import type { MeasuredProcess, SourceProcess } from './processes.js';
@@ -28,6 +28,9 @@ export interface SyncResult {
   readonly perSecond: number;
   /** slowestPollMs is the slowest /v1/schemas answer during the sync. */
   readonly slowestPollMs: number;
+  /** polls made during the sync, and how many of them load shedding refused (503). */
+  readonly polls: number;
+  readonly shed: number;
 }
 
 /** syncRun creates the bench CCR in the source and waits until the measured process holds n copies. */
@@ -39,21 +42,29 @@ export async function syncRun(source: SourceProcess, measured: MeasuredProcess, 
   });
   let copies = 0;
   let slowestPollMs = 0;
+  let polls = 0;
+  let shed = 0;
   while (performance.now() - t0 < timeoutMs) {
     const p0 = performance.now();
-    copies = await copyCount(measured);
+    const counted = await copyCount(measured);
     slowestPollMs = Math.max(slowestPollMs, performance.now() - p0);
+    polls++;
+    if (counted === undefined) shed++;
+    copies = counted ?? copies;
     if (copies >= n) {
       const ms = performance.now() - t0;
-      return { ms, copies, perSecond: (n / ms) * 1000, slowestPollMs };
+      return { ms, copies, perSecond: (n / ms) * 1000, slowestPollMs, polls, shed };
     }
     await sleep(POLL_MS);
   }
-  return { ms: undefined, copies, perSecond: (copies / timeoutMs) * 1000, slowestPollMs };
+  return { ms: undefined, copies, perSecond: (copies / timeoutMs) * 1000, slowestPollMs, polls, shed };
 }
 
-async function copyCount(measured: MeasuredProcess): Promise<number> {
+/** copyCount reads the copies' count, or undefined when the request is shed (503, event loop stalled). */
+async function copyCount(measured: MeasuredProcess): Promise<number | undefined> {
   const res = await fetch(`${measured.url}/v1/schemas`);
+  if (res.status === 503) return undefined;
+  if (res.status !== 200) throw new Error(`GET /v1/schemas: ${res.status} ${await res.text()}`);
   const body = (await res.json()) as { items: Array<{ name: string; clusters: Array<{ shard: string; cluster: string; count: number }> }> };
   const clusters = body.items.find((s) => s.name === SCHEMA)?.clusters ?? [];
   return clusters.find((c) => c.shard === SHARD && c.cluster === SOURCE_CLUSTER)?.count ?? 0;
@@ -68,42 +79,58 @@ export interface LagResult {
   readonly p50: number;
   readonly p99: number;
   readonly max: number;
+  /** sourceP99 is the source's own part: write → its watch event at a client of the source. */
+  readonly sourceP99: number;
 }
 
-/** lagRun has the source write at rate for seconds and times every write's copy at the cache API. */
+interface Meta {
+  readonly metadata?: { readonly resourceVersion?: string; readonly annotations?: Record<string, string> };
+}
+
+/**
+ * lagRun has the source write at rate for seconds and times every write's copy at the cache API;
+ * a second client watching the source itself shows how much of the lag is the source's.
+ */
 export async function lagRun(source: SourceProcess, measured: MeasuredProcess, n: number, rate: number, seconds: number): Promise<LagResult> {
-  const arrivals = new Map<string, number>();
-  const watch = await watchCopies(measured, (rv, at) => arrivals.set(rv, at));
+  const copies = new Map<string, number>();
+  const events = new Map<string, number>();
+  const cacheApi = `${measured.url}/services/cache/shards/${SHARD}/clusters/${SOURCE_CLUSTER}/apis/cache.kcp.io/v1alpha1/cachedobjects`
+    + `?labelSelector=${encodeURIComponent(`${SCHEMA_LABEL}=${SCHEMA}`)}`;
+  const sourceApi = `${source.url}/clusters/${SOURCE_CLUSTER}/apis/${BENCH_GVR.group}/${BENCH_GVR.version}/${BENCH_GVR.resource}?labelSelector=`;
+  const watches = [
+    await watchEvents(cacheApi, (o) => o.metadata?.annotations?.[ORIGINAL_RESOURCE_VERSION_ANNOTATION], (rv, at) => copies.set(rv, at)),
+    await watchEvents(sourceApi, (o) => o.metadata?.resourceVersion, (rv, at) => events.set(rv, at)),
+  ];
   try {
     const reply = await source.request({ type: 'writes', n, rate, seconds });
     if (reply.type !== 'written') throw new Error(`source answered ${reply.type} to writes`);
-    const pending = (): number => reply.writes.filter(([rv]) => !arrivals.has(rv)).length;
+    const pending = (): number => reply.writes.filter(([rv]) => !copies.has(rv)).length;
     const deadline = performance.now() + DRAIN_MS;
     while (pending() > 0 && performance.now() < deadline) await sleep(50);
-    const lags = reply.writes.flatMap(([rv, at]) => {
+    const lagsTo = (arrivals: Map<string, number>): number[] => reply.writes.flatMap(([rv, at]) => {
       const arrived = arrivals.get(rv);
       return arrived === undefined ? [] : [arrived - at];
     }).sort((a, b) => a - b);
+    const lags = lagsTo(copies);
     return {
       rate, writes: reply.writes.length, achievedRate: (reply.writes.length / reply.elapsedMs) * 1000, missing: pending(),
-      p50: percentile(lags, 0.5), p99: percentile(lags, 0.99), max: lags[lags.length - 1] ?? NaN,
+      p50: percentile(lags, 0.5), p99: percentile(lags, 0.99), max: lags[lags.length - 1] ?? NaN, sourceP99: percentile(lagsTo(events), 0.99),
     };
   } finally {
-    watch.abort();
+    for (const watch of watches) watch.abort();
   }
 }
 
 /**
- * watchCopies watches the measured process's cache API (newline-delimited JSON events) from now
- * on and calls seen with each copy's original resourceVersion and its arrival time.
+ * watchEvents watches a kube-style list URL (newline-delimited JSON events) from its current
+ * resourceVersion on, and calls seen with each event's resourceVersion (as rvOf reads it from the
+ * object) and the chunk's arrival time.
  */
-async function watchCopies(measured: MeasuredProcess, seen: (rv: string, at: number) => void): Promise<AbortController> {
-  const base = `${measured.url}/services/cache/shards/${SHARD}/clusters/${SOURCE_CLUSTER}/apis/cache.kcp.io/v1alpha1/cachedobjects`;
-  const selector = `labelSelector=${encodeURIComponent(`${SCHEMA_LABEL}=${SCHEMA}`)}`;
-  const list = (await (await fetch(`${base}?limit=1&${selector}`)).json()) as { metadata: { resourceVersion: string } };
+async function watchEvents(listUrl: string, rvOf: (obj: Meta) => string | undefined, seen: (rv: string, at: number) => void): Promise<AbortController> {
+  const list = (await (await fetchPastShedding(`${listUrl}&limit=1`)).json()) as { metadata: { resourceVersion: string } };
   const abort = new AbortController();
-  const res = await fetch(`${base}?watch=true&resourceVersion=${list.metadata.resourceVersion}&${selector}`, { signal: abort.signal });
-  if (!res.ok || !res.body) throw new Error(`cache watch: ${res.status}`);
+  const res = await fetchPastShedding(`${listUrl}&watch=true&resourceVersion=${list.metadata.resourceVersion}`, { signal: abort.signal });
+  if (!res.ok || !res.body) throw new Error(`watch ${listUrl}: ${res.status}`);
   const body = res.body;
   void (async () => {
     const decoder = new TextDecoder();
@@ -116,8 +143,7 @@ async function watchCopies(measured: MeasuredProcess, seen: (rv: string, at: num
         while ((newline = buffered.indexOf('\n')) >= 0) {
           const line = buffered.slice(0, newline);
           buffered = buffered.slice(newline + 1);
-          const event = JSON.parse(line) as { object?: { metadata?: { annotations?: Record<string, string> } } };
-          const rv = event.object?.metadata?.annotations?.[ORIGINAL_RESOURCE_VERSION_ANNOTATION];
+          const rv = rvOf((JSON.parse(line) as { object?: Meta }).object ?? {});
           if (rv !== undefined) seen(rv, at);
         }
       }
