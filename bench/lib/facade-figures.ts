@@ -6,6 +6,7 @@
 //     clients) vs JSON.stringify of the same 500 objects in this process.
 // All four are interleaved, round by round, and each figure is its median round.
 
+import { fetchPastShedding } from './bench-http.js';
 import { measure } from './load-generator.js';
 import type { LoadResult } from './load-generator.js';
 import { medianBy } from './stats.js';
@@ -62,7 +63,8 @@ export async function measureFacade(t: FacadeTargets, load: FacadeLoad): Promise
 
 /** stringifyLatency times JSON.stringify of a copy of the objects listUrl answers, in ms per list. */
 async function stringifyLatency(listUrl: string): Promise<number> {
-  const items = ((await (await fetch(listUrl)).json()) as { items: unknown[] }).items;
+  // Right after a list load the server may still be shedding (503): wait that out.
+  const items = ((await (await fetchPastShedding(listUrl)).json()) as { items: unknown[] }).items;
   if (items.length !== 500) throw new Error(`${listUrl} answered ${items.length} items, not 500`);
   const copy = structuredClone(items);
   const rounds = 200;
