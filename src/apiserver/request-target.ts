@@ -53,7 +53,16 @@ export function resolveTarget(
     where: location.where,
     info,
     namespace,
-    name: name === undefined ? undefined : decodeURIComponent(name),
+    name: name === undefined ? undefined : decodeName(name),
     subresource: subresource === 'status' ? 'status' : undefined,
   };
+}
+
+// A name segment with a broken escape (`%ZZ`, `%C3%28`) is the client's mistake, not a server error.
+function decodeName(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw new AppError('BadRequest', `the name in the path is not valid percent-encoded UTF-8: ${JSON.stringify(segment)}`);
+  }
 }

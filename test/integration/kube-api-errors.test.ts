@@ -126,4 +126,15 @@ describe('kube API errors', () => {
     const res = await request('GET', `${app.url}/clusters/Not_Valid/api/v1/configmaps`);
     expect(res.status).toBe(400);
   });
+
+  // Found by the HTTP fuzz test (test/fuzz): the router decodes `%25` to `%`, and decoding the
+  // name again threw URIError, answered 500.
+  it('case 20: a name that decodes to a broken percent-escape is 400 BadRequest', async () => {
+    for (const name of ['%25', '%25ZZ', 'a%25C3%2528']) {
+      const res = await request('GET', `${cm}/${name}`);
+      expect(res.status, name).toBe(400);
+      expect(res.body, name).toMatchObject({ kind: 'Status', reason: 'BadRequest', code: 400 });
+    }
+  });
 });
+
