@@ -53,6 +53,10 @@ function format({ error, rejectedBy }: Pending, logInternal: (err: unknown) => v
     }
     return { ...base, extensions: { ...base.extensions, ...appErrorExtensions(toAppError(rejectedBy)) } };
   }
+  if (!original && error.path === undefined) {
+    // No path: execution never started (unknown operationName, bad variables): the request's fault.
+    return { ...base, extensions: { ...base.extensions, code: ERROR_TABLE.BadRequest.graphqlCode } };
+  }
   if (!original) {
     // graphql-js' own execution errors (a null for a non-null field): a server bug, message harmless.
     logInternal(error);

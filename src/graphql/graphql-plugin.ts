@@ -12,7 +12,7 @@
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
-import type { DocumentNode, GraphQLSchema, ValidationRule } from 'graphql';
+import type { ASTVisitor, DocumentNode, GraphQLSchema, ValidationContext, ValidationRule } from 'graphql';
 import mercurius from 'mercurius';
 import type { MercuriusCommonOptions } from 'mercurius';
 import { authenticateConnection } from '../auth/connection-credentials.js';
@@ -25,6 +25,7 @@ import type { WriteService } from '../write/write-service.js';
 import { EventStreams } from './event-streams.js';
 import { formatGraphqlErrors } from './format-graphql-errors.js';
 import { graphqlJs } from './graphql-runtime.js';
+import { guardGraphqlRequest } from './http-request-guard.js';
 import { createLoaders } from './loaders.js';
 import { DEFAULT_QUERY_LIMITS, queryLimitRules } from './query-limits.js';
 import type { QueryLimits } from './query-limits.js';
@@ -67,13 +68,15 @@ export async function graphqlPlugin(fastify: FastifyInstance, options: GraphqlPl
     ...(options.registry ? { registry: options.registry } : {}),
   });
   const access = graphqlAccess(options.read, options.write, options.authenticator !== undefined);
+  // Added before mercurius so that its routes inherit the hook.
+  fastify.addHook('preHandler', guardGraphqlRequest);
   await fastify.register(mercurius, {
     schema: await readFile(options.schemaFile ?? SCHEMA_FILE, 'utf8'),
     resolvers: createResolvers({ read: options.read, limits, events, access, ...(options.write ? { write: options.write } : {}) }),
     loaders: createLoaders(options.read, access),
     path: '/graphql',
     graphiql: options.graphiql ?? true,
-    validationRules: rules,
+    validationRules: [...rules, noSubscriptionOverHttp],
     errorFormatter: formatGraphqlErrors,
     context: (request) => ({ principal: principalOf(request) }),
     subscription: subscriptionOptions(options.authenticator),
@@ -112,4 +115,21 @@ function validateSubscription(schema: GraphQLSchema, document: DocumentNode, rul
   if (!error) return;
   if (typeof error.extensions['code'] === 'string') throw error;
   throw new GraphQLError(error.message, { nodes: error.nodes ?? null, extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } });
+}
+
+/**
+ * noSubscriptionOverHttp refuses a subscription sent as a plain HTTP request (mercurius validates
+ * only those; WebSocket subscriptions go through validateSubscription): executed as a query it
+ * would resolve an event that never came and fail as an internal error.
+ */
+function noSubscriptionOverHttp(context: ValidationContext): ASTVisitor {
+  return {
+    OperationDefinition(operation) {
+      if (operation.operation !== 'subscription') return;
+      context.reportError(new graphqlJs.GraphQLError(
+        'subscriptions are served over WebSocket (graphql-transport-ws) at /graphql, not over plain HTTP',
+        { nodes: [operation], extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } },
+      ));
+    },
+  };
 }

@@ -174,4 +174,24 @@ describe('GraphQL queries over 12 replicated instances', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toContain('text/html');
   });
+
+  // Inputs the HTTP fuzz test (test/fuzz) found answered with 500: each is the client's mistake.
+  it('case 15: malformed requests are HTTP 400, never 500: a JSON query, non-object variables, an unknown operation, a subscription', async () => {
+    const get = async (q: string): Promise<{ status: number; code: unknown }> => {
+      const res = await fetch(`${app.url}/graphql?${q}`);
+      return { status: res.status, code: ((await res.json()) as { errors?: Array<{ extensions?: { code?: unknown } }> }).errors?.[0]?.extensions?.code };
+    };
+    expect(await get('query=6')).toEqual({ status: 400, code: 'GRAPHQL_PARSE_FAILED' });
+    expect(await get('query=%5B%5D')).toEqual({ status: 400, code: 'GRAPHQL_PARSE_FAILED' });
+    expect(await get('query=%7B__typename%7D&variables=false')).toEqual({ status: 400, code: 'BAD_REQUEST' });
+    expect(await get('query=%7B__typename%7D&variables=')).toEqual({ status: 400, code: 'BAD_REQUEST' });
+    expect(await get('query=%7B__typename%7D&variables=%7B%7D')).toEqual({ status: 200, code: undefined });
+    const unknownOperation = await fetch(`${app.url}/graphql`, {
+      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ schemas { name } }', operationName: 'Nope' }),
+    });
+    expect(unknownOperation.status).toBe(400);
+    const subscription = await gql(app.url, 'subscription { cachedObjectEvents { type } }');
+    expect(subscription.status).toBe(400);
+    expect(subscription.body.errors[0].extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
+  });
 });

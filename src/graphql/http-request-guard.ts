@@ -1,0 +1,51 @@
+// Checks on GraphQL-over-HTTP requests that mercurius does not make. mercurius reads a `query`
+// that fails to parse as GraphQL as a JSON-encoded AST (so `query=6` or `{"query":"[]"}` reaches
+// graphql-js' validator as a number or an array), and passes GET `variables` that decode to a
+// non-object (`variables=false`) to graphql-js, which asserts: both were 500s for a client's mistake.
+// No string is both a GraphQL document and JSON (a selection needs a bare field name), so refusing
+// JSON-parsable queries refuses no valid document.
+
+import type { FastifyReply, FastifyRequest } from 'fastify';
+
+/** GraphqlRequestError is the body of a refused request, shaped as GraphQL over HTTP errors. */
+interface GraphqlRequestError {
+  readonly errors: readonly { readonly message: string; readonly extensions: { readonly code: string } }[];
+}
+
+/** guardGraphqlRequest is a preHandler hook: it answers 400 for the requests described above. */
+export async function guardGraphqlRequest(req: FastifyRequest, reply: FastifyReply): Promise<void> {
+  const input = (req.method === 'GET' ? req.query : req.body) as Record<string, unknown> | string | null | undefined;
+  const query = typeof input === 'string' ? input : input?.['query'];
+  const problem = queryProblem(query) ?? (req.method === 'GET' && typeof input === 'object' ? variablesProblem(input?.['variables']) : undefined);
+  if (problem === undefined) return;
+  const body: GraphqlRequestError = { errors: [{ message: problem.message, extensions: { code: problem.code } }] };
+  await reply.code(400).header('content-type', 'application/json').send(body);
+}
+
+function queryProblem(query: unknown): { message: string; code: string } | undefined {
+  if (typeof query !== 'string' || !parsesAsJson(query)) return undefined;
+  return { message: 'Syntax Error: the query is not a GraphQL document', code: 'GRAPHQL_PARSE_FAILED' };
+}
+
+function variablesProblem(variables: unknown): { message: string; code: string } | undefined {
+  if (variables === undefined) return undefined;
+  // mercurius skips decoding an empty value and hands '' on as the variables.
+  if (variables === '') return { message: 'variables must be a JSON object', code: 'BAD_REQUEST' };
+  let decoded: unknown;
+  try {
+    decoded = typeof variables === 'string' ? JSON.parse(variables) : variables;
+  } catch {
+    return undefined; // mercurius answers unparsable variables with 400 itself
+  }
+  if (decoded === null || typeof decoded === 'object') return undefined;
+  return { message: 'variables must be a JSON object', code: 'BAD_REQUEST' };
+}
+
+function parsesAsJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
