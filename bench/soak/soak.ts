@@ -3,14 +3,16 @@
 // replication lag p50/p99/max and the server's heap; then heap before / at peak / after the load
 // stops. Exits 1 when any request or watch failed.
 //
-//   npm run bench:soak                                  # starts its own cachegate (npm start)
+//   npm run bench:soak                                  # starts its own cachegate (as npm start does)
 //   SOAK_SECONDS=120 npm run bench:soak
 //   CACHEGATE_URL=http://127.0.0.1:8080 npm run bench:soak   # against one already running
+//   SOAK_CONFIG=soak.yaml npm run bench:soak            # its own cachegate with this --config
 //   (the script itself: tsx bench/soak/soak.ts)
 //
 // Heap is the server's `nodejs_heap_size_used_bytes` from /metrics. "Before" and "after" are the
-// lowest sample over a quiet period (GC runs when it likes, so the minimum is the live heap
-// closest to a full collection); "peak" is the highest sample under load.
+// lowest sample over a quiet period; the soak's own cachegate runs with --expose-gc and
+// gc-on-signal.ts, and gets a SIGUSR2 (a full GC) before each of those samples, so they show
+// live memory. "Peak" is the highest sample under load.
 
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
@@ -25,14 +27,15 @@ const SAMPLE_MS = 1000;
 async function main(): Promise<number> {
   const server = process.env['CACHEGATE_URL'] ? undefined : await startServer();
   const base = process.env['CACHEGATE_URL'] ?? server!.base;
+  const collect = server?.collectGarbage ?? (() => undefined);
   try {
     await setup(base);
-    const before = await quietHeap(base);
+    const before = await quietHeap(base, collect);
     const tally = new Tally();
     const load = startLoad(base, tally, { writers: 2, readers: 6, writesPerSecond: 40 });
     const peak = await runIntervals(base, tally);
     await load.stop();
-    const after = await quietHeap(base);
+    const after = await quietHeap(base, collect);
     console.log(`\nheap used: before ${mib(before)}, peak ${mib(peak)}, after ${mib(after)} (after/before ${(after / before).toFixed(2)})`);
     console.log(`requests ${tally.requests}, errors ${tally.errors}, watch events ${tally.watchEvents}`);
     for (const sample of tally.errorSamples) console.log(`  error: ${sample}`);
@@ -98,10 +101,14 @@ async function ensure(url: string, body: unknown): Promise<void> {
   if (res.status !== 201 && res.status !== 409) throw new Error(`POST ${url}: ${res.status} ${await res.text()}`);
 }
 
-/** quietHeap is the lowest heap sample over a quiet period. */
-async function quietHeap(base: string): Promise<number> {
+/** quietHeap is the lowest heap sample over a quiet period, each taken just after a full GC when the server allows it. */
+async function quietHeap(base: string, collect: () => void): Promise<number> {
   let low = Infinity;
-  for (const end = Date.now() + QUIET_MS; Date.now() < end; await sleep(SAMPLE_MS)) low = Math.min(low, await heapUsed(base));
+  for (const end = Date.now() + QUIET_MS; Date.now() < end; await sleep(SAMPLE_MS)) {
+    collect();
+    await sleep(200);
+    low = Math.min(low, await heapUsed(base));
+  }
   return low;
 }
 
@@ -112,11 +119,14 @@ async function heapUsed(base: string): Promise<number> {
   return Number(line.split(' ')[1]);
 }
 
-/** startServer runs `npm start` on a free port and waits until it is ready. */
-async function startServer(): Promise<{ base: string; stop(): Promise<void> }> {
+/** startServer runs what `npm start` runs, plus a GC hook, on a free port and waits until it is ready. */
+async function startServer(): Promise<{ base: string; collectGarbage(): void; stop(): Promise<void> }> {
   const port = await freePort();
-  const child: ChildProcess = spawn('npm', ['start', '--silent', '--', '--port', String(port)], {
-    cwd: new URL('../..', import.meta.url).pathname, env: { ...process.env, LOG_LEVEL: 'warn' }, stdio: ['ignore', 'ignore', 'inherit'], detached: true,
+  const config = process.env['SOAK_CONFIG'] ? ['--config', process.env['SOAK_CONFIG']] : [];
+  const hook = new URL('./gc-on-signal.ts', import.meta.url).pathname;
+  const args = ['--expose-gc', '--import', 'tsx', '--import', hook, 'src/main.ts', '--port', String(port), ...config];
+  const child: ChildProcess = spawn(process.execPath, args, {
+    cwd: new URL('../..', import.meta.url).pathname, env: { ...process.env, LOG_LEVEL: 'warn' }, stdio: ['ignore', 'ignore', 'inherit'],
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const base = `http://127.0.0.1:${port}`;
@@ -127,8 +137,9 @@ async function startServer(): Promise<{ base: string; stop(): Promise<void> }> {
   }
   return {
     base,
+    collectGarbage: () => void child.kill('SIGUSR2'),
     stop: async () => {
-      process.kill(-child.pid!, 'SIGTERM');
+      child.kill('SIGTERM');
       await exited;
     },
   };
