@@ -12,7 +12,10 @@ import type { CcrClient, CopyPurger, StartChild } from '../controllers/clusterca
 import { createControllerMetrics } from '../controllers/runtime/controller-metrics.js';
 import { createQueueMetrics } from '../controllers/runtime/queue-metrics.js';
 import { ReplicationController } from '../controllers/replication/replication-controller.js';
+import { reportedCcr } from '../controllers/clustercachedresources/ccr-reported.js';
+import type { SourceHealth } from '../controllers/clustercachedresources/ccr-reported.js';
 import { DiscoveryClient } from '../kube/discovery-client.js';
+import type { Reflector } from '../kube/reflector.js';
 import { DynamicClient } from '../kube/dynamic-client.js';
 import type { SharedInformers } from '../kube/shared-informers.js';
 import type { SourceConnection } from '../kube/source-connection.js';
@@ -106,10 +109,13 @@ export function startSourceRuntime(opts: SourceRuntimeOptions): SourceRuntime {
     name: source.name,
     client,
     discovery,
-    clusterCachedResources: () => [...ccrs.reflector.list()].map((obj) => ({
-      ...obj,
-      metadata: { ...obj.metadata, annotations: { ...obj.metadata.annotations, 'kcp.io/shard': source.name, 'kcp.io/cluster': clusterOf(source, obj) } },
-    })),
+    clusterCachedResources: () => {
+      const health = sourceHealth(ccrs.reflector, Date.now());
+      return [...ccrs.reflector.list()].map((obj) => reportedCcr({
+        ...obj,
+        metadata: { ...obj.metadata, annotations: { ...obj.metadata.annotations, 'kcp.io/shard': source.name, 'kcp.io/cluster': clusterOf(source, obj) } },
+      }, health));
+    },
     replicationProgress(cluster) {
       // One synchronous step: an informer hands each change to its handlers (which queue it)
       // before it advances its resourceVersion, so a seen change is queued or done here.
@@ -126,6 +132,8 @@ export function startSourceRuntime(opts: SourceRuntimeOptions): SourceRuntime {
     check() {
       const reason = ccrs.reflector.lastError();
       if (!ccrs.reflector.hasSynced()) throw new Error(reason ? `not connected: ${reason}` : 'not synced yet');
+      const lost = sourceHealth(ccrs.reflector, Date.now());
+      if (lost.error !== undefined) throw new Error(`unreachable since ${lost.since ?? '?'}: ${lost.error}`);
       if (!controller.hasSynced()) throw new Error('replication informers not synced yet');
     },
     async stop() {
@@ -133,6 +141,21 @@ export function startSourceRuntime(opts: SourceRuntimeOptions): SourceRuntime {
       ccrs.release();
     },
   };
+}
+
+/**
+ * LOST_SOURCE_GRACE_MS: a source failing for longer than this after its first sync is reported
+ * lost (readiness fails, CCR reports say SourceReachable=False). Shorter failures (a cut stream
+ * that the reflector re-opens at once) do not flap readiness.
+ */
+const LOST_SOURCE_GRACE_MS = 5000;
+
+/** sourceHealth is the source's failure as readiness and reports see it: none while connected or within the grace. */
+function sourceHealth(reflector: Reflector, now: number): SourceHealth {
+  const error = reflector.lastError();
+  const since = reflector.failingSince();
+  if (error === undefined || since === undefined || now - Date.parse(since) < LOST_SOURCE_GRACE_MS) return { error: undefined, since: undefined };
+  return { error, since };
 }
 
 /** ccrClient adapts the dynamic client to what the root controller writes. */

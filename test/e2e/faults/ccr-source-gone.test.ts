@@ -1,13 +1,11 @@
 // Issue 7 (Hardening), a CCR whose source disappears (the remote behind the proxy goes down):
 //   case 1: while it is gone, the copies already replicated are kept and served (a source outage
 //           is not a deletion), while the informers retry (cachegate_informer_restarts_total).
-//   case 2: changes made in the source while it was unreachable are replicated once it is back,
-//           and cachegate's report of the CCR counts exactly what the cache holds.
-//   case 3 (todo): while it is gone, /v1/clustercachedresources reports SourceReachable=False and
-//           no local count (reportedCcr in src/controllers/clustercachedresources/ccr-reported.ts;
-//           it needs wiring in src/app/source-runtime.ts, owned elsewhere).
-//   case 4 (todo): readiness names a source lost after its first sync (SourceRuntime.check() looks
-//           only at hasSynced(), which stays true; it should look at the reflector's lastError()).
+//   case 2: once it has been gone past the grace (5 s), /v1/clustercachedresources reports the CCR
+//           with SourceReachable=False (the error, since when) and no local count it cannot know.
+//   case 3: readiness names the source lost after its first sync.
+//   case 4: changes made in the source while it was unreachable are replicated once it is back,
+//           and cachegate's report of the CCR counts exactly what the cache holds again.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, request } from '../../helpers/kube-http.js';
@@ -17,7 +15,11 @@ import type { Rig } from './fault-rig.js';
 
 interface ReportedCcr {
   readonly metadata: { readonly name: string; readonly annotations: Record<string, string> };
-  readonly status?: { readonly phase?: string; readonly resourceCounts?: { local?: number; cache?: number } };
+  readonly status?: {
+    readonly phase?: string;
+    readonly resourceCounts?: { local?: number; cache?: number };
+    readonly conditions?: ReadonlyArray<{ type: string; status: string; reason?: string; message?: string }>;
+  };
 }
 
 /** reported is the local cachegate's report of the remote's CCR `things`. */
@@ -58,7 +60,25 @@ describe('a CCR whose source disappears', () => {
     expect(object.status).toBe(200);
   });
 
-  it('case 2: changes made while it was gone are replicated when it is back, and the report counts them', async () => {
+  it('case 2: past the grace, the report says SourceReachable=False and claims no local count', async () => {
+    await eventually(async () => {
+      const ccr = await reported(rig);
+      const condition = ccr?.status?.conditions?.find((c) => c.type === 'SourceReachable');
+      expect(condition).toMatchObject({ status: 'False', reason: 'SourceUnreachable' });
+      expect(condition?.message).toBeTruthy();
+      expect(ccr?.status?.resourceCounts).toEqual({ cache: 5 });
+    }, 20_000, 200);
+  });
+
+  it('case 3: readiness names the source lost after its first sync', async () => {
+    await eventually(async () => {
+      const ready = await readyz(rig.local);
+      expect(ready.status).toBe(503);
+      expect(ready.text).toMatch(/\[-\]source:remote failed: unreachable since /);
+    }, 20_000, 200);
+  });
+
+  it('case 4: changes made while it was gone are replicated when it is back, and the report counts them', async () => {
     for (let i = 0; i < 3; i++) expect((await request('POST', rig.things, { metadata: { name: `while-gone-${i}` } })).status).toBe(201);
     expect((await request('DELETE', `${rig.things}/kept-0`)).status).toBe(200);
     await rig.proxy.up();
@@ -67,10 +87,9 @@ describe('a CCR whose source disappears', () => {
       const ccr = await reported(rig);
       expect(ccr?.status?.phase).toBe('Ready');
       expect(ccr?.status?.resourceCounts).toEqual({ local: 7, cache: 7 });
+      expect(ccr?.status?.conditions?.some((c) => c.type === 'SourceReachable')).toBe(false);
       expect((await readyz(rig.local)).status).toBe(200);
     }, 20_000, 200);
   });
 
-  it.todo('case 3: while the source is gone, the report says SourceReachable=False and claims no local count');
-  it.todo('case 4: readiness names a source lost after its first sync');
 });
