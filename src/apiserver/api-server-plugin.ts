@@ -4,6 +4,7 @@
 
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, toAppError } from '../errors.js';
+import { assertJsonDepth } from '../apimachinery/json-depth.js';
 import { statusOf } from '../apimachinery/status.js';
 import { decodeKubeProtobuf } from '../apimachinery/protobuf/decode-kube-protobuf.js';
 import type { ObjectFilter, ResourceStore } from '../store/store.js';
@@ -160,11 +161,14 @@ function registerBodyParsers(app: FastifyInstance): void {
   app.addContentTypeParser(JSON_MEDIA_TYPES, { parseAs: 'string' }, (_req, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
     if (text.trim() === '') return done(null, undefined);
+    let parsed: unknown;
     try {
-      done(null, JSON.parse(text));
+      parsed = JSON.parse(text);
+      assertJsonDepth(parsed);
     } catch (err) {
-      done(new AppError('BadRequest', `error decoding request body: ${(err as Error).message}`), undefined);
+      return done(err instanceof AppError ? err : new AppError('BadRequest', `error decoding request body: ${(err as Error).message}`), undefined);
     }
+    done(null, parsed);
   });
   // kubectl's generator commands (create namespace/configmap/secret) send built-in types as protobuf.
   app.addContentTypeParser(PROTOBUF_MEDIA_TYPE, { parseAs: 'buffer' }, (_req, body, done) => {

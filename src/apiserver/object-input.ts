@@ -5,6 +5,7 @@ import { AppError } from '../errors.js';
 import type { KubeObject } from '../apimachinery/object-meta.js';
 import { isPlainObject } from '../apimachinery/object-meta.js';
 import { apiVersionOf } from '../apimachinery/gvr.js';
+import { assertJsonDepth } from '../apimachinery/json-depth.js';
 import { invalidError, validateObjectMeta } from '../apimachinery/validation.js';
 import type { ObjectKey } from '../store/store.js';
 import type { MutableObject } from './resource-hooks.js';
@@ -53,8 +54,10 @@ export function checkName(obj: MutableObject, urlName: string): void {
   else if (sent !== urlName) throw new AppError('BadRequest', `the name of the object (${String(sent)}) does not match the name on the URL (${urlName})`);
 }
 
-/** validateMeta applies Kubernetes object-meta validation and throws 422 Invalid with causes. */
+/** validateMeta applies Kubernetes object-meta validation (422 Invalid with causes) and the depth bound (400). */
 export function validateMeta(obj: MutableObject, info: ResourceInfo): void {
+  // A patch result can nest deeper than the patch itself: check what is about to be stored.
+  assertJsonDepth(obj, 'the object');
   const causes = validateObjectMeta(obj.metadata, { namespaced: info.namespaced, nameRule: info.nameRule });
   if (causes.length === 0) return;
   const name = typeof obj.metadata['name'] === 'string' ? obj.metadata['name'] : String(obj.metadata['generateName'] ?? '');

@@ -2,6 +2,7 @@
 // value pass through unchanged, in both directions.
 
 import type { ValueNode } from 'graphql';
+import { assertJsonDepth } from '../apimachinery/json-depth.js';
 import { graphqlJs } from './graphql-runtime.js';
 
 const { valueFromASTUntyped } = graphqlJs;
@@ -13,6 +14,12 @@ const { valueFromASTUntyped } = graphqlJs;
  */
 export const JSON_SCALAR = Object.freeze({
   serialize: (value: unknown): unknown => value,
-  parseValue: (value: unknown): unknown => value,
-  parseLiteral: (ast: ValueNode, variables?: Parameters<typeof valueFromASTUntyped>[1]): unknown => valueFromASTUntyped(ast, variables),
+  parseValue: (value: unknown): unknown => bounded(value),
+  parseLiteral: (ast: ValueNode, variables?: Parameters<typeof valueFromASTUntyped>[1]): unknown => bounded(valueFromASTUntyped(ast, variables)),
 });
+
+// Objects and patches are written to a source through JSON.stringify, which recurses: bound them.
+function bounded(value: unknown): unknown {
+  assertJsonDepth(value, 'a JSON argument');
+  return value;
+}

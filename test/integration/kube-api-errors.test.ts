@@ -136,5 +136,18 @@ describe('kube API errors', () => {
       expect(res.body, name).toMatchObject({ kind: 'Status', reason: 'BadRequest', code: 400 });
     }
   });
+
+  // Found by the HTTP fuzz test: a ClusterCachedResource nested 5000 levels deep was stored, and
+  // every later list of clustercachedresources failed with a stack overflow (500).
+  it('case 21: a body nested deeper than 500 levels is 400, and so is a patch that would store one', async () => {
+    const deep = (levels: number): string => `${'['.repeat(levels)}1${']'.repeat(levels)}`;
+    const created = await request('POST', cm, `{"metadata":{"name":"deep"},"data":{},"x":${deep(5000)}}`);
+    expect(created.status).toBe(400);
+    expect(created.body).toMatchObject({ kind: 'Status', reason: 'BadRequest', message: expect.stringContaining('deeper than 500') });
+    expect((await request('GET', cm)).status).toBe(200);
+    expect((await request('POST', cm, `{"metadata":{"name":"nearly"},"x":${deep(400)}}`)).status).toBe(201);
+    const grown = await request('PATCH', `${cm}/nearly`, [{ op: 'add', path: `/x${'/0'.repeat(150)}`, value: JSON.parse(deep(400)) }], 'application/json-patch+json');
+    expect(grown.status).toBe(400);
+  });
 });
 

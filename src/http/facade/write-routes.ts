@@ -8,6 +8,7 @@
 
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../errors.js';
+import { assertJsonDepth } from '../../apimachinery/json-depth.js';
 import { isPlainObject } from '../../apimachinery/object-meta.js';
 import type { KubeObject } from '../../apimachinery/object-meta.js';
 import type { NamedTarget, PatchType, WriteResult, WriteService, WriteTarget } from '../../write/write-service.js';
@@ -60,6 +61,8 @@ export function writeRoutes(api: FastifyInstance, ctx: FacadeContext, prefix: st
       handler: async (req, reply) => {
         const write = ctx.writeOf(req);
         if (write === undefined) throw new AppError('MethodNotAllowed', 'writes are not configured on this cachegate');
+        // Bodies are forwarded to the source through JSON.stringify, which recurses.
+        assertJsonDepth(req.body);
         return handler(req, reply, write);
       },
     });
