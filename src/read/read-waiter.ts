@@ -24,13 +24,16 @@ export interface ReadWaiterOptions {
 export const MAX_MIN_RESOURCE_VERSIONS = 64;
 const DEFAULT_POLL_MS = 5;
 const DECIMAL = /^[0-9]{1,40}$/;
+// A logical cluster name (DESIGN.md §1): `*` or any other value could never be replicated, so a
+// read naming one would only wait out the bound and fail with 504 for what is the client's mistake.
+const CLUSTER_NAME = /^[a-z0-9]([a-z0-9:-]*[a-z0-9])?$/;
 
 /** parseMinResourceVersion parses `<shard>/<cluster>/<rv>` (rv decimal); anything else is a BadRequest. */
 export function parseMinResourceVersion(value: string): MinResourceVersion {
   const parts = value.split('/');
   const [shard, cluster, rv] = parts;
-  if (parts.length !== 3 || !shard || !cluster || rv === undefined || !DECIMAL.test(rv)) {
-    throw new AppError('BadRequest', `invalid minResourceVersion "${value}": want <shard>/<cluster>/<resourceVersion> with a decimal resourceVersion`, {
+  if (parts.length !== 3 || !shard || !cluster || !CLUSTER_NAME.test(cluster) || rv === undefined || !DECIMAL.test(rv)) {
+    throw new AppError('BadRequest', `invalid minResourceVersion "${value}": want <shard>/<cluster>/<resourceVersion> with a logical cluster name and a decimal resourceVersion`, {
       causes: [{ reason: 'FieldValueInvalid', field: 'minResourceVersion', message: `invalid value "${value}"` }],
     });
   }
