@@ -34,6 +34,17 @@ import { createResolvers } from './resolvers.js';
 /** SCHEMA_FILE is the SDL, relative to this module in src/graphql/ and in the built dist/graphql/. */
 export const SCHEMA_FILE = fileURLToPath(new URL('../../schema/cachegate.graphql', import.meta.url));
 
+/**
+ * MAX_DOCUMENT_TOKENS bounds a document's size in GraphQL tokens (GRAPHQL_PARSE_FAILED past it).
+ * mercurius keeps parsed documents, rejected ones too, in LRU caches keyed by the query text, and a
+ * parsed document costs about 0.5 KB per token: without a bound, distinct huge queries (the HTTP
+ * fuzz test sent 3000-alias ones) held hundreds of MB. Introspection is under 200 tokens.
+ */
+export const MAX_DOCUMENT_TOKENS = 2000;
+
+/** DOCUMENT_CACHE_SIZE is mercurius' parse cache size (it keeps up to twice that, twice: valid and rejected). */
+const DOCUMENT_CACHE_SIZE = 64;
+
 /** DEFAULT_SUBSCRIPTION_QUEUE is how many events a subscriber may fall behind before it is cut off. */
 export const DEFAULT_SUBSCRIPTION_QUEUE = 1000;
 
@@ -77,6 +88,8 @@ export async function graphqlPlugin(fastify: FastifyInstance, options: GraphqlPl
     path: '/graphql',
     graphiql: options.graphiql ?? true,
     validationRules: [...rules, noSubscriptionOverHttp],
+    graphql: { parseOptions: { maxTokens: MAX_DOCUMENT_TOKENS } },
+    cache: DOCUMENT_CACHE_SIZE,
     errorFormatter: formatGraphqlErrors,
     context: (request) => ({ principal: principalOf(request) }),
     subscription: subscriptionOptions(options.authenticator),
