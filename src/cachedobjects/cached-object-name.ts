@@ -14,9 +14,12 @@ export type NameTakenCheck = (candidate: string) => boolean;
 
 const NEVER_TAKEN: NameTakenCheck = () => false;
 
+/** MAX_NAME_LENGTH is the longest object name Kubernetes accepts (a DNS-1123 subdomain). */
+const MAX_NAME_LENGTH = 253;
+
 /**
  * cachedObjectName names the CachedObject of an original: `<schema>.<name>` (cluster-scoped,
- * namespace '') or `<schema>.<namespace>.<name>`, else `<schema>.<hash>` when that is longer than
+ * namespace '') or `<schema>.<namespace>.<name>`, else the hashed form (hashedName) when that is longer than
  * 253 characters, not a valid object name, or taken by another original (isTaken must answer
  * false for a name this same original already holds).
  */
@@ -41,8 +44,14 @@ export function cachedObjectName(
   return flatString(hashed);
 }
 
-/** hashedName gives `<schema>.<h>`, h = base36 SHA-256 of `<group>/<version>/<resource>/<namespace>/<name>`. */
+/**
+ * hashedName gives `<schema>.<h>`, h = base36 SHA-256 of `<group>/<version>/<resource>/<namespace>/<name>`.
+ * A schema near the 253-character limit (a CRD's `<plural>.<group>` may itself be 253) leaves no
+ * room for the hash; h alone is then the name, still unique since it covers the GVR too.
+ */
 export function hashedName(gvr: GroupVersionResource, namespace: string, name: string): string {
   const identity = `${groupName(gvr.group)}/${gvr.version}/${gvr.resource}/${namespace}/${name}`;
-  return `${schemaOf(gvr)}.${sha256Base36(identity)}`;
+  const hash = sha256Base36(identity);
+  const schema = schemaOf(gvr);
+  return schema.length + 1 + hash.length <= MAX_NAME_LENGTH ? `${schema}.${hash}` : hash;
 }
