@@ -29,24 +29,41 @@ export interface CachedObjectOrigin {
   readonly name: string;
 }
 
+/** OriginField names one part of a CachedObjectOrigin that filters compare. */
+export type OriginField = 'shard' | 'cluster' | 'schema' | 'group' | 'version' | 'resource' | 'namespace' | 'name';
+
+/**
+ * ORIGIN_FIELDS read one part of a CachedObject's origin without building the whole origin, for
+ * filters that run over many copies; cachedObjectOrigin is built from the same readers.
+ */
+export const ORIGIN_FIELDS: { readonly [F in OriginField]: (co: KubeObject) => string } = {
+  shard: (co) => co.metadata.annotations?.[SHARD_ANNOTATION] ?? '',
+  cluster: (co) => co.metadata.annotations?.[CLUSTER_ANNOTATION] ?? '',
+  schema: (co) => cachedObjectLabelValue(co, SCHEMA_LABEL) ?? '',
+  group: (co) => groupFromName(cachedObjectLabelValue(co, GROUP_LABEL) ?? ''),
+  version: (co) => cachedObjectLabelValue(co, VERSION_LABEL) ?? '',
+  resource: (co) => cachedObjectLabelValue(co, RESOURCE_LABEL) ?? '',
+  namespace: (co) => cachedObjectLabelValue(co, ORIGINAL_NAMESPACE_LABEL) ?? '',
+  name: (co) => cachedObjectLabelValue(co, ORIGINAL_NAME_LABEL) ?? '',
+};
+
+/** hasOrigin tells whether a CachedObject names its original (schema and original name), as cachedObjectOrigin requires. */
+export function hasOrigin(co: KubeObject): boolean {
+  return ORIGIN_FIELDS.schema(co) !== '' && ORIGIN_FIELDS.name(co) !== '';
+}
+
 /** cachedObjectOrigin reads a CachedObject's origin, or undefined when its schema or original name is missing. */
 export function cachedObjectOrigin(co: KubeObject): CachedObjectOrigin | undefined {
-  const schema = cachedObjectLabelValue(co, SCHEMA_LABEL);
-  const name = cachedObjectLabelValue(co, ORIGINAL_NAME_LABEL);
-  if (!schema || !name) return undefined;
+  if (!hasOrigin(co)) return undefined;
   const annotations = co.metadata.annotations ?? {};
   return {
-    shard: annotations[SHARD_ANNOTATION] ?? '',
-    cluster: annotations[CLUSTER_ANNOTATION] ?? '',
+    shard: ORIGIN_FIELDS.shard(co),
+    cluster: ORIGIN_FIELDS.cluster(co),
     identityHash: annotations[IDENTITY_HASH_ANNOTATION] ?? '',
-    schema,
-    gvr: {
-      group: groupFromName(cachedObjectLabelValue(co, GROUP_LABEL) ?? ''),
-      version: cachedObjectLabelValue(co, VERSION_LABEL) ?? '',
-      resource: cachedObjectLabelValue(co, RESOURCE_LABEL) ?? '',
-    },
-    namespace: cachedObjectLabelValue(co, ORIGINAL_NAMESPACE_LABEL) ?? '',
-    name,
+    schema: ORIGIN_FIELDS.schema(co),
+    gvr: { group: ORIGIN_FIELDS.group(co), version: ORIGIN_FIELDS.version(co), resource: ORIGIN_FIELDS.resource(co) },
+    namespace: ORIGIN_FIELDS.namespace(co),
+    name: ORIGIN_FIELDS.name(co),
   };
 }
 

@@ -6,7 +6,7 @@
 import { AppError } from '../errors.js';
 import type { KubeObject } from '../apimachinery/object-meta.js';
 import { groupFromName, schemaOf } from '../apimachinery/gvr.js';
-import { cacheLocation } from '../cachedobjects/cache-location.js';
+import { CACHE_LOCATION_SEPARATOR, cacheLocation } from '../cachedobjects/cache-location.js';
 import { BY_SCHEMA_AND_NAME, BY_SOURCE_CLUSTER_AND_SCHEMA, schemaAndNameKey } from '../cachedobjects/cached-object-indexes.js';
 import { CLUSTER_ANNOTATION, SHARD_ANNOTATION } from '../cachedobjects/cached-object-annotations.js';
 import { cachedObjectLabelValue, cachedObjectOrigin } from '../cachedobjects/cached-object-origin.js';
@@ -20,6 +20,7 @@ import type { OverlayReads } from './overlay-reads.js';
 import { planFilter } from './filter-plan.js';
 import { ReadWaiter } from './read-waiter.js';
 import { decodeCursor, encodeCursor } from './page-cursor.js';
+import type { PageCursor } from './page-cursor.js';
 import type {
   CachedObjectFilter, FoundObject, ObjectRef, Page, PageRequest, ReadEvent, ReadModel, ReadWatch, SchemaSummary,
 } from './read-model.js';
@@ -94,8 +95,10 @@ class CacheReadModel implements ReadModel {
   }
 
   async listCachedObjects(filter: CachedObjectFilter, page: PageRequest): Promise<Page<KubeObject>> {
-    const plan = planFilter(filter);
     const cursor = page.continue ? decodeCursor(page.continue) : undefined;
+    const located = await this.#located(filter, cursor);
+    const plan = planFilter(located);
+    const matches = located === filter ? plan.matches : planFilter(filter).matches;
     const result = await this.#deps.cache.list(plan.scope, {
       index: plan.index, labelSelector: plan.labelSelector, limit: page.limit, continue: cursor?.storeToken,
     });
@@ -103,18 +106,32 @@ class CacheReadModel implements ReadModel {
     let items = result.items;
     let total = cursor?.total ?? result.items.length + (result.remainingItemCount ?? 0);
     if (overlay !== undefined) {
-      items = mergePage(overlay, result.items, plan.matches);
-      if (!result.continue) items = [...items, ...(await overlayOnlyItems(overlay, this.#copies, filter, plan.matches, result.resourceVersion))];
+      items = mergePage(overlay, result.items, matches);
+      if (!result.continue) items = [...items, ...(await overlayOnlyItems(overlay, this.#copies, filter, matches, result.resourceVersion))];
       // An unpaged list counts exactly; a paged one counts the cache's snapshot (see overlay-reads.ts).
       if (page.limit === undefined && cursor === undefined) total = items.length;
     }
+    const shard = located.shard !== filter.shard && located.shard !== undefined ? { shard: located.shard } : {};
     return {
       items,
       resourceVersion: result.resourceVersion,
       totalCount: total,
-      ...(result.continue ? { continue: encodeCursor({ storeToken: result.continue, total }) } : {}),
+      ...(result.continue ? { continue: encodeCursor({ storeToken: result.continue, total, ...shard }) } : {}),
       ...(result.remainingItemCount !== undefined ? { remainingItemCount: result.remainingItemCount } : {}),
     };
+  }
+
+  /**
+   * located narrows a filter naming a cluster but no shard to that cluster's shard when exactly
+   * one shard holds it: the list then reads one location's index bucket, already sorted, with
+   * nothing left to check per object. Later pages keep the first page's choice.
+   */
+  async #located(filter: CachedObjectFilter, cursor: PageCursor | undefined): Promise<CachedObjectFilter> {
+    if (filter.shard !== undefined || filter.cluster === undefined) return filter;
+    if (cursor !== undefined) return cursor.shard === undefined ? filter : { ...filter, shard: cursor.shard };
+    const shards = new Set((await this.#locations({ cluster: filter.cluster })).map((location) => location.split(CACHE_LOCATION_SEPARATOR)[0]));
+    const [only] = shards;
+    return shards.size === 1 && only !== undefined ? { ...filter, shard: only } : filter;
   }
 
   async listObjects(filter: CachedObjectFilter, page: PageRequest): Promise<Page<KubeObject>> {
@@ -130,7 +147,7 @@ class CacheReadModel implements ReadModel {
     const plan = planFilter(filter);
     const resourceVersion = from.resourceVersion || (await this.#deps.cache.resourceVersion());
     return this.#deps.cache.watch(
-      { ...plan.scope, where: { key: plan.scope.where?.key ?? 'all', matches: plan.matches } },
+      { ...plan.scope, where: { key: `filter=${JSON.stringify(filter)}`, matches: plan.matches } },
       { resourceVersion },
       (event) => {
         if (event.type === 'BOOKMARK') return;

@@ -19,6 +19,7 @@ import { cachedObjectOrigin } from '../cachedobjects/cached-object-origin.js';
 import { CACHED_OBJECTS_GROUP, CACHED_OBJECTS_RESOURCE } from '../cachedobjects/cached-object-resource.js';
 import type { ListOptions, Scope } from '../store/store.js';
 import type { CachedObjectFilter } from './read-model.js';
+import { residualCriteria } from './residual-criteria.js';
 
 /** FilterPlan is a store query for a filter; matches checks every criterion (watches use it). */
 export interface FilterPlan {
@@ -37,13 +38,17 @@ export function planFilter(filter: CachedObjectFilter): FilterPlan {
   const located = filter.shard !== undefined && filter.cluster !== undefined;
   const criteria = criteriaOf(filter, schema);
   const matches = (obj: KubeObject): boolean => criteria(obj) && labelSelector.matches(obj.metadata.labels);
+  const index = chooseIndex(filter, schema, labelSelector, located);
+  // The store checks only what the index and the location leave open: over a large bucket
+  // (one schema's copies) a list then costs no per-object work at all.
+  const residual = residualCriteria(filter, schema, index, located);
   const scope: Scope = {
     cluster: located ? cacheLocation(filter.shard ?? '', filter.cluster ?? '') : undefined,
     group: CACHED_OBJECTS_GROUP,
     resource: CACHED_OBJECTS_RESOURCE,
-    where: { key: `filter=${JSON.stringify(filter)}`, matches: criteria },
+    ...(residual === undefined ? {} : { where: { key: `filter=${JSON.stringify(filter)}`, matches: residual } }),
   };
-  return { scope, index: chooseIndex(filter, schema, labelSelector, located), labelSelector, matches };
+  return { scope, index, labelSelector, matches };
 }
 
 function chooseIndex(filter: CachedObjectFilter, schema: string | undefined, selector: LabelSelector, located: boolean): Index | undefined {

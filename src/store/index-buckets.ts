@@ -15,6 +15,11 @@ const NO_VALUES: readonly string[] = [];
 export class IndexBuckets {
   readonly fn: IndexFunc;
   private readonly buckets = new Map<string, Bucket>();
+  /**
+   * Buckets already sorted for listing, dropped when their bucket changes: a list of a large
+   * unchanged bucket (one schema's 100k copies, paged by 500) then costs a lookup, not a sort.
+   */
+  private readonly sortedCache = new Map<string, readonly KubeObject[]>();
 
   constructor(fn: IndexFunc) {
     this.fn = fn;
@@ -25,6 +30,16 @@ export class IndexBuckets {
     const bucket = this.buckets.get(value);
     if (bucket === undefined) return [];
     return bucket instanceof Set ? [...bucket] : [bucket];
+  }
+
+  /** sorted returns the objects under value in list order (compare), cached until the bucket changes; never mutate it. */
+  sorted(value: string, compare: (a: KubeObject, b: KubeObject) => number): readonly KubeObject[] {
+    const cached = this.sortedCache.get(value);
+    if (cached !== undefined) return cached;
+    const objects = this.objects(value).sort(compare);
+    // Only shared buckets are worth keeping: a one-object bucket is its own sorted list.
+    if (objects.length > 1) this.sortedCache.set(value, objects);
+    return objects;
   }
 
   /** counts lists every indexed value with the number of objects under it. */
@@ -61,6 +76,7 @@ export class IndexBuckets {
   }
 
   private add(value: string, obj: KubeObject): void {
+    this.sortedCache.delete(value);
     const bucket = this.buckets.get(value);
     // A new key stays as long as its bucket: store it flat (see flat-string.ts).
     if (bucket === undefined) this.buckets.set(flatString(value), obj);
@@ -69,6 +85,7 @@ export class IndexBuckets {
   }
 
   private replace(value: string, prev: KubeObject, next: KubeObject): void {
+    this.sortedCache.delete(value);
     const bucket = this.buckets.get(value);
     if (bucket === prev) {
       this.buckets.set(value, next);
@@ -81,6 +98,7 @@ export class IndexBuckets {
   }
 
   private remove(value: string, obj: KubeObject): void {
+    this.sortedCache.delete(value);
     const bucket = this.buckets.get(value);
     if (bucket === obj) {
       this.buckets.delete(value);

@@ -16,13 +16,19 @@ type Predicate = (obj: KubeObject) => boolean;
  * collectObjects returns the objects of a scope that pass the filters, in list order. Objects do not
  * carry their cluster, so a caller that needs it passes clustersOut to get one cluster per item.
  */
-export function collectObjects(table: ResourceTable | undefined, scope: Scope, filters: ListFilters, clustersOut?: string[]): KubeObject[] {
+export function collectObjects(table: ResourceTable | undefined, scope: Scope, filters: ListFilters, clustersOut?: string[]): readonly KubeObject[] {
   const index = filters.index;
   if (index !== undefined) assertIndex(table, index.name);
   if (table === undefined) return [];
   const keep = predicateOf(scope, filters);
+  const clusters = clustersOf(table, scope);
+  const [only] = clusters;
+  // One cluster, one index value, nothing to filter: the bucket's cached sorted array is the answer.
+  if (index !== undefined && typeof index.value === 'string' && keep === undefined && clusters.length === 1 && only !== undefined && clustersOut === undefined) {
+    return only.indexes.get(index.name)?.sorted(index.value, byNamespaceAndName) ?? [];
+  }
   const out: KubeObject[] = [];
-  for (const cluster of clustersOf(table, scope)) {
+  for (const cluster of clusters) {
     if (index === undefined) collectByNamespace(cluster, scope.namespace, keep, out);
     else collectByIndex(cluster, index.name, index.value, keep, out);
     while (clustersOut !== undefined && clustersOut.length < out.length) clustersOut.push(cluster.cluster);
@@ -85,8 +91,12 @@ function collectByNamespace(cluster: ClusterTable, namespace: string | undefined
 function collectByIndex(cluster: ClusterTable, name: string, value: string | readonly string[], keep: Predicate | undefined, out: KubeObject[]): void {
   const index = cluster.indexes.get(name);
   if (index === undefined) return;
-  const candidates = typeof value === 'string' ? index.objects(value) : union(value.map((v) => index.objects(v)));
-  const matches = candidates.filter((obj) => keep === undefined || keep(obj));
+  if (typeof value === 'string') {
+    // One value: its bucket is kept sorted between changes, so only the filter (if any) runs.
+    for (const obj of index.sorted(value, byNamespaceAndName)) if (keep === undefined || keep(obj)) out.push(obj);
+    return;
+  }
+  const matches = union(value.map((v) => index.objects(v))).filter((obj) => keep === undefined || keep(obj));
   matches.sort(byNamespaceAndName);
   for (const obj of matches) out.push(obj);
 }

@@ -48,4 +48,21 @@ describe('IndexBuckets', () => {
     put(index, a, undefined);
     expect(index.objects('x')).toEqual([]);
   });
+  it('case 4: sorted is cached while its bucket is unchanged and rebuilt after any change to it', () => {
+    const index = new IndexBuckets(byValues);
+    const byName = (x: KubeObject, y: KubeObject): number => (x.metadata.name ?? '').localeCompare(y.metadata.name ?? '');
+    const [c, a, b] = [obj('c', ['x']), obj('a', ['x']), obj('b', ['x', 'y'])];
+    for (const o of [c, a, b]) put(index, undefined, o);
+    const first = index.sorted('x', byName);
+    expect(first.map((o) => o.metadata.name)).toEqual(['a', 'b', 'c']);
+    expect(index.sorted('x', byName)).toBe(first);
+    put(index, undefined, obj('y-only', ['y']));
+    expect(index.sorted('x', byName)).toBe(first);
+    const b2 = obj('b', ['y']);
+    put(index, b, b2);
+    expect(index.sorted('x', byName).map((o) => o.metadata.name)).toEqual(['a', 'c']);
+    expect(first.map((o) => o.metadata.name)).toEqual(['a', 'b', 'c']);
+    put(index, a, undefined);
+    expect(index.sorted('x', byName).map((o) => o.metadata.name)).toEqual(['c']);
+  });
 });
