@@ -8,8 +8,9 @@ import type { GroupResource, GroupVersionResource } from '../apimachinery/gvr.js
 import type { KubeObject } from '../apimachinery/object-meta.js';
 import type { IndexFunc } from '../store/store.js';
 import { cacheLocation } from './cache-location.js';
-import { cachedObjectOrigin } from './cached-object-origin.js';
-import type { CachedObjectOrigin } from './cached-object-origin.js';
+import { IDENTITY_HASH_ANNOTATION } from './cached-object-annotations.js';
+import { ORIGIN_FIELDS, hasOrigin } from './cached-object-origin.js';
+import type { OriginField } from './cached-object-origin.js';
 import { BY_LABEL, BY_LOCATION_PART, BY_NAMESPACE, byLabel, byLocationPart, byNamespace } from './cached-object-label-index.js';
 
 /** SchemaRef is a GVR or its schema string `<version>.<resource>.<group>`. */
@@ -34,7 +35,7 @@ export function gvrAndLogicalClusterKey(gvr: SchemaRef, cluster: string): string
 }
 
 const byGvrAndLogicalCluster: IndexFunc = (obj) =>
-  keyOf(obj, (o) => (o.cluster ? gvrAndLogicalClusterKey(o.schema, o.cluster) : undefined));
+  keyOf(obj, (o) => (o('cluster') ? gvrAndLogicalClusterKey(o('schema'), o('cluster')) : undefined));
 
 /** BY_IDENTITY_AND_GROUP_RESOURCE indexes by `<identityHash>|<resource>.<group>` (kcp's name); no identity → not indexed. */
 export const BY_IDENTITY_AND_GROUP_RESOURCE = 'kcp-byIdentityAndGroupResource';
@@ -45,7 +46,10 @@ export function identityAndGroupResourceKey(identityHash: string, gr: GroupResou
 }
 
 const byIdentityAndGroupResource: IndexFunc = (obj) =>
-  keyOf(obj, (o) => (o.identityHash && o.gvr.resource ? identityAndGroupResourceKey(o.identityHash, o.gvr) : undefined));
+  keyOf(obj, (o) => {
+    const identityHash = obj.metadata.annotations?.[IDENTITY_HASH_ANNOTATION];
+    return identityHash && o('resource') ? identityAndGroupResourceKey(identityHash, { group: o('group'), resource: o('resource') }) : undefined;
+  });
 
 /** BY_GROUP_RESOURCE indexes by `<resource>.<group>` (kcp's name). */
 export const BY_GROUP_RESOURCE = 'kcp-byGroupResource';
@@ -56,7 +60,7 @@ export function groupResourceIndexKey(gr: GroupResource): string {
 }
 
 const byGroupResource: IndexFunc = (obj) =>
-  keyOf(obj, (o) => (o.gvr.resource ? groupResourceIndexKey(o.gvr) : undefined));
+  keyOf(obj, (o) => (o('resource') ? groupResourceIndexKey({ group: o('group'), resource: o('resource') }) : undefined));
 
 /** BY_SCHEMA indexes by `<schema>`. */
 export const BY_SCHEMA = 'cachegate-bySchema';
@@ -66,7 +70,7 @@ export function schemaIndexKey(schema: SchemaRef): string {
   return schemaText(schema);
 }
 
-const bySchema: IndexFunc = (obj) => keyOf(obj, (o) => schemaIndexKey(o.schema));
+const bySchema: IndexFunc = (obj) => keyOf(obj, (o) => schemaIndexKey(o('schema')));
 
 /** BY_SCHEMA_AND_NAME indexes by `<schema>|<namespace>/<name>`, for lookups by GVR and name across clusters. */
 export const BY_SCHEMA_AND_NAME = 'cachegate-bySchemaAndName';
@@ -80,10 +84,10 @@ export function schemaAndNameKey(schema: SchemaRef, namespace: string, name: str
 // gvr+name that leaves the namespace out is one bucket read. Within one schema the objects are all
 // namespaced or all cluster-scoped, so that key never mixes the two kinds.
 const bySchemaAndName: IndexFunc = (obj) => {
-  const origin = cachedObjectOrigin(obj);
-  if (origin === undefined) return [];
-  const exact = schemaAndNameKey(origin.schema, origin.namespace, origin.name);
-  return origin.namespace === '' ? [exact] : [exact, schemaAndNameKey(origin.schema, '', origin.name)];
+  if (!hasOrigin(obj)) return [];
+  const [schema, namespace, name] = [ORIGIN_FIELDS.schema(obj), ORIGIN_FIELDS.namespace(obj), ORIGIN_FIELDS.name(obj)];
+  const exact = schemaAndNameKey(schema, namespace, name);
+  return namespace === '' ? [exact] : [exact, schemaAndNameKey(schema, '', name)];
 };
 
 /**
@@ -111,7 +115,7 @@ export function sourceClusterAndSchemaKey(shard: string, cluster: string, schema
 }
 
 const bySourceClusterAndSchema: IndexFunc = (obj) =>
-  keyOf(obj, (o) => (o.shard && o.cluster ? sourceClusterAndSchemaKey(o.shard, o.cluster, o.schema) : undefined));
+  keyOf(obj, (o) => (o('shard') && o('cluster') ? sourceClusterAndSchemaKey(o('shard'), o('cluster'), o('schema')) : undefined));
 
 /** CACHED_OBJECT_INDEXES lists every CachedObject index, to register on the cache store. */
 export const CACHED_OBJECT_INDEXES: ReadonlyArray<{ readonly name: string; readonly fn: IndexFunc }> = Object.freeze([
@@ -128,9 +132,11 @@ export const CACHED_OBJECT_INDEXES: ReadonlyArray<{ readonly name: string; reado
 
 // An object that is not a CachedObject, or lacks a part its key needs, is left out of the index
 // rather than filed under a key with an empty part that could collide with a real one.
-function keyOf(obj: KubeObject, build: (origin: CachedObjectOrigin) => string | undefined): readonly string[] {
-  const origin = cachedObjectOrigin(obj);
-  const key = origin === undefined ? undefined : build(origin);
+// Each index reads only the origin fields its key needs (ORIGIN_FIELDS), not the whole origin:
+// every cache write runs every index function.
+function keyOf(obj: KubeObject, build: (field: (name: OriginField) => string) => string | undefined): readonly string[] {
+  if (!hasOrigin(obj)) return [];
+  const key = build((name) => ORIGIN_FIELDS[name](obj));
   return key === undefined ? [] : [key];
 }
 
