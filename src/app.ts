@@ -4,9 +4,7 @@
 // embedded source is reached over HTTP on the same port), then sources and their controllers;
 // stop() goes the other way.
 
-import Fastify, { LogController } from 'fastify';
-import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
-import { randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import type { Logger } from 'pino';
 import type { Config } from './config/config.js';
@@ -16,6 +14,7 @@ import { cacheApiCatalog, locateInCache } from './apiserver/cache-api/cache-api-
 import { createEmbeddedSource } from './apiserver/embedded/embedded-source.js';
 import { cachePurger, createCacheStore } from './app/cache-store.js';
 import { createAuthRuntime } from './app/auth-runtime.js';
+import { createFastify } from './app/http-server.js';
 import { authPlugin } from './auth/auth-plugin.js';
 import { authorizeClusterRequest } from './auth/cluster-guard.js';
 import { startSourceRuntime } from './app/source-runtime.js';
@@ -227,27 +226,6 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
   };
 }
 
-function createFastify(logger: Logger, bodyLimit: number): FastifyInstance {
-  const loggerInstance: FastifyBaseLogger = logger;
-  const fastify = Fastify({
-    loggerInstance,
-    // Every route (GraphQL's too) refuses a larger body with 413 (issue 7).
-    bodyLimit,
-    // One line per request is logged by the onResponse hook below, instead of fastify's two.
-    logController: new LogController({ disableRequestLogging: true }),
-    requestIdHeader: 'x-request-id',
-    genReqId: () => randomUUID(),
-    routerOptions: { maxParamLength: 512 },
-    forceCloseConnections: 'idle',
-  });
-  fastify.addHook('onSend', async (req, reply) => {
-    reply.header('x-request-id', req.id);
-  });
-  fastify.addHook('onResponse', async (req, reply) => {
-    req.log.info({ method: req.method, url: req.url, statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
-  });
-  return fastify;
-}
 
 /** loopbackUrl is how this process reaches its own listener (0.0.0.0 and :: are not addresses to dial). */
 function loopbackUrl(address: string): string {

@@ -149,5 +149,10 @@ describe('kube API errors', () => {
     const grown = await request('PATCH', `${cm}/nearly`, [{ op: 'add', path: `/x${'/0'.repeat(150)}`, value: JSON.parse(deep(400)) }], 'application/json-patch+json');
     expect(grown.status).toBe(400);
   });
+  it('case 22: a URL fastify cannot decode (a broken escape) is a 400 Status, not fastify\'s own error body', async () => {
+    const res = await request('GET', `${cm}/%ZZ`);
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ kind: 'Status', apiVersion: 'v1', status: 'Failure', reason: 'BadRequest', code: 400 });
+  });
 });
 
