@@ -79,8 +79,10 @@ export async function startMeasured(sourceUrl: string, heapMb?: number): Promise
   const heap = heapMb === undefined ? [] : [`--max-old-space-size=${heapMb}`];
   // CPU_PROF=<dir>: each measured process writes a .cpuprofile there when it exits.
   const profile = process.env['CPU_PROF'] ? ['--cpu-prof', `--cpu-prof-dir=${process.env['CPU_PROF']}`] : [];
+  // NODE_ENV=production, as the image runs it (Dockerfile): libraries skip development checks.
   const child = fork(join(HERE, 'measured-process.ts'), ['--config', config], {
     execArgv: ['--import', 'tsx', '--expose-gc', ...heap, ...profile], stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    env: { ...process.env, NODE_ENV: 'production' },
   });
   const url = `http://127.0.0.1:${port}`;
   await waitFor(`${url}/readyz`);
