@@ -42,10 +42,20 @@ function variablesProblem(variables: unknown): { message: string; code: string }
 }
 
 function parsesAsJson(text: string): boolean {
+  // Only text that can start a JSON value is parsed: a failed JSON.parse throws, which costs more
+  // than the rest of a point read, and most documents start with `{ field` or a keyword.
+  if (!mayBeJson(text)) return false;
   try {
     JSON.parse(text);
     return true;
   } catch {
     return false;
   }
+}
+
+const JSON_START = /^\s*(?:[[\]"\d-]|\{\s*(?:"|\})|(?:true|false|null)\s*$)/;
+
+/** mayBeJson is false for text no JSON value can be: anything but `{"`, `{}`, `[`, a string, a number or a literal. */
+function mayBeJson(text: string): boolean {
+  return JSON_START.test(text);
 }

@@ -56,7 +56,8 @@ export function createLoaders(read: ReadModel, access: GraphqlAccess = graphqlAc
       object: async (queries: Array<{ obj: unknown; params: ObjectArgs }>, context: object) => {
         const scoped = access.read(context);
         // Each lookup first waits for its own minResourceVersion; one that fails gets only its error.
-        const waited = await Promise.all(queries.map(({ params }) => scoped.waitForReplication(params.minResourceVersion ?? []).then(
+        const waiting = queries.some(({ params }) => (params.minResourceVersion ?? []).length > 0);
+        const waited = !waiting ? [] : await Promise.all(queries.map(({ params }) => scoped.waitForReplication(params.minResourceVersion ?? []).then(
           () => undefined,
           (err: unknown) => (err instanceof Error ? err : new Error(String(err))),
         )));

@@ -76,7 +76,14 @@ class CacheReadModel implements ReadModel {
   }
 
   async getObjects(refs: readonly ObjectRef[]): Promise<Array<FoundObject | Error>> {
-    return Promise.all(refs.map((ref) => this.getObject(ref).catch((err: unknown) => (err instanceof Error ? err : new Error(String(err))))));
+    // Point reads are synchronous: one loop, no promise per lookup.
+    return refs.map((ref) => {
+      try {
+        return this.findObject(ref);
+      } catch (err) {
+        return err instanceof Error ? err : new Error(String(err));
+      }
+    });
   }
 
   async getCachedObject(name: string, where: { readonly cluster?: string; readonly shard?: string }): Promise<KubeObject> {
