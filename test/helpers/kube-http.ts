@@ -10,9 +10,9 @@ export interface JsonResponse {
 
 /** request sends a JSON request (or a raw string body) and parses the JSON answer. */
 export async function request(
-  method: string, url: string, body?: unknown, contentType = 'application/json',
+  method: string, url: string, body?: unknown, contentType = 'application/json', headers: Record<string, string> = {},
 ): Promise<JsonResponse> {
-  const init: RequestInit = { method, headers: {} };
+  const init: RequestInit = { method, headers: { ...headers } };
   if (body !== undefined) {
     init.body = typeof body === 'string' ? body : JSON.stringify(body);
     (init.headers as Record<string, string>)['content-type'] = contentType;

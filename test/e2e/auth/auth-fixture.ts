@@ -3,7 +3,7 @@
 // same CRD and a ClusterCachedResource exist in `root` and in `team-b`, each with one instance,
 // replicated into the cache, so every API has something to show or to hide.
 
-import { crd, eventually } from '../../helpers/kube-http.js';
+import { crd, eventually, request } from '../../helpers/kube-http.js';
 import type { JsonResponse } from '../../helpers/kube-http.js';
 import { CCRS, ccr } from '../../helpers/replication.js';
 import { startTestApp } from '../../helpers/test-app.js';
@@ -33,18 +33,25 @@ export const CLUSTERS = ['root', 'team-b'] as const;
 
 /** call sends one request with an optional bearer token and parses a JSON answer. */
 export async function call(method: string, url: string, token?: string, body?: unknown, contentType = 'application/json'): Promise<JsonResponse> {
-  const headers: Record<string, string> = {};
-  if (token !== undefined) headers['authorization'] = `Bearer ${token}`;
-  if (body !== undefined) headers['content-type'] = contentType;
-  const res = await fetch(url, { method, headers, ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }) });
-  const text = await res.text();
-  let parsed: unknown = text;
+  return request(method, url, body, contentType, token === undefined ? {} : { authorization: `Bearer ${token}` });
+}
+
+/** readUntil reads a streaming response until its text contains marker (or 10 s pass). */
+export async function readUntil(res: Response, marker: string): Promise<string> {
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  const timer = setTimeout(() => void reader.cancel(), 10_000);
   try {
-    parsed = text === '' ? undefined : JSON.parse(text);
-  } catch {
-    // not JSON: kept as text
+    while (!text.includes(marker)) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      text += decoder.decode(value, { stream: true });
+    }
+  } finally {
+    clearTimeout(timer);
   }
-  return { status: res.status, headers: res.headers, body: parsed };
+  return text;
 }
 
 /** instancesUrl is the embedded API collection of instances in one cluster. */

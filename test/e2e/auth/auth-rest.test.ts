@@ -4,7 +4,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../../helpers/test-app.js';
-import { SCHEMA, TOKENS, call, startAuthApp } from './auth-fixture.js';
+import { SCHEMA, TOKENS, call, readUntil, startAuthApp } from './auth-fixture.js';
 
 const OBJECT = `/v1/objects/machines.svm.io/v1alpha1/instances`;
 
@@ -116,21 +116,3 @@ describe('REST facade with auth on', () => {
     expect((await call('GET', `${app.url}/v1/cachedobjects?watch=true`)).status).toBe(401);
   });
 });
-
-/** readUntil reads an event stream until its text contains marker (or 10 s pass). */
-async function readUntil(res: Response, marker: string): Promise<string> {
-  const reader = res.body!.getReader();
-  const decoder = new TextDecoder();
-  let text = '';
-  const timer = setTimeout(() => void reader.cancel(), 10_000);
-  try {
-    while (!text.includes(marker)) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      text += decoder.decode(value, { stream: true });
-    }
-  } finally {
-    clearTimeout(timer);
-  }
-  return text;
-}

@@ -9,7 +9,7 @@ import { eventually } from '../../helpers/kube-http.js';
 import { kubectlFor } from '../../helpers/kubectl.js';
 import { startTlsProxy } from './tls-proxy.js';
 import type { TestApp } from '../../helpers/test-app.js';
-import { SCHEMA, TOKENS, call, instancesUrl, startAuthApp } from './auth-fixture.js';
+import { SCHEMA, TOKENS, call, instancesUrl, readUntil, startAuthApp } from './auth-fixture.js';
 
 const CACHED = '/apis/cache.kcp.io/v1alpha1/cachedobjects';
 
@@ -124,21 +124,3 @@ describe('kube-compatible APIs with auth on', () => {
     expect(copies).not.toContain(`${SCHEMA}.web-team-b`);
   };
 });
-
-/** readUntil reads a streaming response until its text contains marker (or 10 s pass). */
-async function readUntil(res: Response, marker: string): Promise<string> {
-  const reader = res.body!.getReader();
-  const decoder = new TextDecoder();
-  let text = '';
-  const timer = setTimeout(() => void reader.cancel(), 10_000);
-  try {
-    while (!text.includes(marker)) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      text += decoder.decode(value, { stream: true });
-    }
-  } finally {
-    clearTimeout(timer);
-  }
-  return text;
-}
