@@ -57,6 +57,8 @@ export class ReplicationController {
   #cacheWatch: Watch | undefined;
   /** seenAt: when a source change of each key not yet reconciled was first seen (for the lag metric). */
   readonly #seenAt = new Map<string, number>();
+  /** ownWrites: per key, the copy this controller is writing right now (see #isOwnWrite). */
+  readonly #ownWrites = new Map<string, KubeObject>();
 
   constructor(opts: ReplicationOptions) {
     this.#opts = opts;
@@ -151,11 +153,36 @@ export class ReplicationController {
     }
     const key = keyOf(origin.namespace, origin.name);
     if (type !== 'BOOKMARK' && this.#membership.mark(key, COPIED, type !== 'DELETED')) this.#opts.onCountsChanged();
-    this.#controller.enqueue(key);
+    if (!this.#isOwnWrite(key, type, copy)) this.#controller.enqueue(key);
   }
 
   #resync(): void {
     for (const obj of this.#opts.source.list()) this.#controller.enqueue(keyOf(obj.metadata.namespace ?? '', obj.metadata.name ?? ''));
+  }
+
+  /**
+   * #writing runs one of this controller's own copy writes, remembering it meanwhile: the cache
+   * reports the write back through the copy watch, and reconciling that key again would be a
+   * second, no-op pass over every object (at 100k objects it doubled the work right after a sync).
+   */
+  async #writing(key: string, copy: KubeObject, write: () => Promise<void>): Promise<void> {
+    this.#ownWrites.set(key, copy);
+    try {
+      await write();
+    } finally {
+      this.#ownWrites.delete(key);
+    }
+  }
+
+  /**
+   * #isOwnWrite tells a copy event caused by this controller's own write in progress: the stored
+   * copy holds the very spec object it wrote (a store keeps spec by reference), or, for a delete,
+   * is the copy it deleted. Any other change to a copy (an edit, a forged copy) is reconciled.
+   */
+  #isOwnWrite(key: string, type: string, copy: KubeObject): boolean {
+    const own = this.#ownWrites.get(key);
+    if (own === undefined) return false;
+    return type === 'DELETED' ? copy === own || copy.metadata.uid === own.metadata.uid : copy.spec === own.spec;
   }
 
   async #reconcile(key: string): Promise<void> {
@@ -170,9 +197,9 @@ export class ReplicationController {
         selector: () => this.#selector,
         desiredCopy: (original, existing) => this.#copies.desired(original, existing),
         isUpToDate: (existing, desired) => this.#copies.isUpToDate(existing, desired),
-        createCopy: (copy) => this.#copies.create(copy),
-        updateCopy: (copy, existing) => this.#copies.update(copy, existing),
-        deleteCopy: (existing) => this.#copies.delete(existing),
+        createCopy: (copy) => this.#writing(key, copy, () => this.#copies.create(copy)),
+        updateCopy: (copy, existing) => this.#writing(key, copy, () => this.#copies.update(copy, existing)),
+        deleteCopy: (existing) => this.#writing(key, existing, () => this.#copies.delete(existing)),
       }, namespace, name);
       if (seenAt !== undefined && outcome !== 'unchanged' && outcome !== 'absent') this.#opts.observeLag?.((performance.now() - seenAt) / 1000);
     } catch (err) {
