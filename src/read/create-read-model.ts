@@ -6,11 +6,9 @@
 import { AppError } from '../errors.js';
 import type { KubeObject } from '../apimachinery/object-meta.js';
 import { groupFromName, schemaOf } from '../apimachinery/gvr.js';
-import { CACHE_LOCATION_SEPARATOR, cacheLocation } from '../cachedobjects/cache-location.js';
+import { cacheLocation } from '../cachedobjects/cache-location.js';
 import { BY_SCHEMA_AND_NAME, BY_SOURCE_CLUSTER_AND_SCHEMA, schemaAndNameKey } from '../cachedobjects/cached-object-indexes.js';
-import { CLUSTER_ANNOTATION, SHARD_ANNOTATION } from '../cachedobjects/cached-object-annotations.js';
-import { cachedObjectLabelValue, cachedObjectOrigin } from '../cachedobjects/cached-object-origin.js';
-import { ORIGINAL_NAMESPACE_LABEL } from '../cachedobjects/cached-object-labels.js';
+import { ORIGIN_FIELDS, cachedObjectOrigin } from '../cachedobjects/cached-object-origin.js';
 import { CACHED_OBJECTS_GROUP, CACHED_OBJECTS_RESOURCE } from '../cachedobjects/cached-object-resource.js';
 import { unwrapCachedObject } from '../cachedobjects/wrap-cached-object.js';
 import type { IndexReader, ResourceStore } from '../store/store.js';
@@ -136,7 +134,7 @@ class CacheReadModel implements ReadModel {
   async #located(filter: CachedObjectFilter, cursor: PageCursor | undefined): Promise<CachedObjectFilter> {
     if (filter.shard !== undefined || filter.cluster === undefined) return filter;
     if (cursor !== undefined) return cursor.shard === undefined ? filter : { ...filter, shard: cursor.shard };
-    const shards = new Set((await this.#locations({ cluster: filter.cluster })).map((location) => location.split(CACHE_LOCATION_SEPARATOR)[0]));
+    const shards = new Set((await this.#places({ cluster: filter.cluster })).map((place) => place.shard));
     const [only] = shards;
     return shards.size === 1 && only !== undefined ? { ...filter, shard: only } : filter;
   }
@@ -154,7 +152,7 @@ class CacheReadModel implements ReadModel {
     const plan = planFilter(filter);
     const resourceVersion = from.resourceVersion || (await this.#deps.cache.resourceVersion());
     return this.#deps.cache.watch(
-      { ...plan.scope, where: { key: `filter=${JSON.stringify(filter)}`, matches: plan.matches } },
+      { ...plan.scope, where: { key: plan.key, matches: plan.matches } },
       { resourceVersion },
       (event) => {
         if (event.type === 'BOOKMARK') return;
@@ -182,33 +180,36 @@ class CacheReadModel implements ReadModel {
     // and every namespace's alias, so a given namespace (even '') and the place are checked here.
     const { namespace, cluster, shard } = ref;
     if (namespace === undefined && cluster === undefined && shard === undefined) return candidates;
-    return candidates.filter((copy) => {
-      const annotations = copy.metadata.annotations;
-      return (namespace === undefined || (cachedObjectLabelValue(copy, ORIGINAL_NAMESPACE_LABEL) ?? '') === namespace) &&
-        (cluster === undefined || annotations?.[CLUSTER_ANNOTATION] === cluster) &&
-        (shard === undefined || annotations?.[SHARD_ANNOTATION] === shard);
-    });
+    return candidates.filter((copy) =>
+      (namespace === undefined || ORIGIN_FIELDS.namespace(copy) === namespace) &&
+      (cluster === undefined || ORIGIN_FIELDS.cluster(copy) === cluster) &&
+      (shard === undefined || ORIGIN_FIELDS.shard(copy) === shard));
   }
 
   /** locations are the cache's (shard, cluster) keys matching where. */
   async #locations(where: { readonly cluster?: string; readonly shard?: string }): Promise<string[]> {
-    if (where.shard !== undefined && where.cluster !== undefined) return [cacheLocation(where.shard, where.cluster)];
+    return (await this.#places(where)).map((place) => cacheLocation(place.shard, place.cluster));
+  }
+
+  /** places are the (shard, logical cluster) pairs holding copies that match where. */
+  async #places(where: { readonly cluster?: string; readonly shard?: string }): Promise<Array<{ shard: string; cluster: string }>> {
+    if (where.shard !== undefined && where.cluster !== undefined) return [{ shard: where.shard, cluster: where.cluster }];
     const counts = await this.#deps.cache.indexCounts(CACHED_OBJECTS_GROUP, CACHED_OBJECTS_RESOURCE, BY_SOURCE_CLUSTER_AND_SCHEMA);
-    const locations = new Set<string>();
+    const places = new Map<string, { shard: string; cluster: string }>();
     for (const { value } of counts) {
       const [shard = '', cluster = ''] = value.split('|');
       if ((where.shard === undefined || shard === where.shard) && (where.cluster === undefined || cluster === where.cluster)) {
-        locations.add(cacheLocation(shard, cluster));
+        places.set(cacheLocation(shard, cluster), { shard, cluster });
       }
     }
-    return [...locations];
+    return [...places.values()];
   }
+
 }
 
 /** fromCache is a lookup answered by the cache's copy alone. */
 function fromCache(copy: KubeObject): FoundObject {
-  const annotations = copy.metadata.annotations;
-  return { object: unwrapCachedObject(copy), cachedObject: copy, shard: annotations?.[SHARD_ANNOTATION] ?? '', cluster: annotations?.[CLUSTER_ANNOTATION] ?? '', source: 'cache' };
+  return { object: unwrapCachedObject(copy), cachedObject: copy, shard: ORIGIN_FIELDS.shard(copy), cluster: ORIGIN_FIELDS.cluster(copy), source: 'cache' };
 }
 
 /** sortedByPlace orders matches by shard, cluster and namespace, so a 409 names them in a stable order. */

@@ -23,6 +23,8 @@ import { residualCriteria } from './residual-criteria.js';
 
 /** FilterPlan is a store query for a filter; matches checks every criterion (watches use it). */
 export interface FilterPlan {
+  /** key names the filter (watch and paging scopes are told apart by it). */
+  readonly key: string;
   readonly scope: Scope;
   readonly index: ListOptions['index'];
   readonly labelSelector: LabelSelector;
@@ -42,13 +44,14 @@ export function planFilter(filter: CachedObjectFilter): FilterPlan {
   // The store checks only what the index and the location leave open: over a large bucket
   // (one schema's copies) a list then costs no per-object work at all.
   const residual = residualCriteria(filter, schema, index, located);
+  const key = `filter=${JSON.stringify(filter)}`;
   const scope: Scope = {
     cluster: located ? cacheLocation(filter.shard ?? '', filter.cluster ?? '') : undefined,
     group: CACHED_OBJECTS_GROUP,
     resource: CACHED_OBJECTS_RESOURCE,
-    ...(residual === undefined ? {} : { where: { key: `filter=${JSON.stringify(filter)}`, matches: residual } }),
+    ...(residual === undefined ? {} : { where: { key, matches: residual } }),
   };
-  return { scope, index, labelSelector, matches };
+  return { key, scope, index, labelSelector, matches };
 }
 
 function chooseIndex(filter: CachedObjectFilter, schema: string | undefined, selector: LabelSelector, located: boolean): Index | undefined {

@@ -21,19 +21,16 @@ export function collectObjects(table: ResourceTable | undefined, scope: Scope, f
   if (index !== undefined) assertIndex(table, index.name);
   if (table === undefined) return [];
   const keep = predicateOf(scope, filters);
-  const clusters = clustersOf(table, scope);
-  const [only] = clusters;
-  // One cluster, one index value, nothing to filter: the bucket's cached sorted array is the answer.
-  if (index !== undefined && typeof index.value === 'string' && keep === undefined && clusters.length === 1 && only !== undefined && clustersOut === undefined) {
-    return only.indexes.get(index.name)?.sorted(index.value, byNamespaceAndName) ?? [];
+  const parts: Array<readonly KubeObject[]> = [];
+  for (const cluster of clustersOf(table, scope)) {
+    const part = index === undefined ? byNamespace(cluster, scope.namespace, keep) : byIndex(cluster, index.name, index.value, keep);
+    if (part.length === 0) continue;
+    parts.push(part);
+    if (clustersOut !== undefined) for (let i = 0; i < part.length; i++) clustersOut.push(cluster.cluster);
   }
-  const out: KubeObject[] = [];
-  for (const cluster of clusters) {
-    if (index === undefined) collectByNamespace(cluster, scope.namespace, keep, out);
-    else collectByIndex(cluster, index.name, index.value, keep, out);
-    while (clustersOut !== undefined && clustersOut.length < out.length) clustersOut.push(cluster.cluster);
-  }
-  return out;
+  // One cluster's answer is returned as it is: for an unfiltered index value that is the bucket's
+  // cached sorted array, so a list of a large unchanged bucket copies nothing.
+  return parts.length === 1 ? (parts[0] ?? []) : parts.flat();
 }
 
 /** indexedObjects is one index value's objects in one cluster or all, unordered: a point read's candidates. */
@@ -75,7 +72,8 @@ function clustersOf(table: ResourceTable, scope: Scope): ClusterTable[] {
   return sortedKeys(table.clusters).map((name) => table.clusters.get(name) as ClusterTable);
 }
 
-function collectByNamespace(cluster: ClusterTable, namespace: string | undefined, keep: Predicate | undefined, out: KubeObject[]): void {
+function byNamespace(cluster: ClusterTable, namespace: string | undefined, keep: Predicate | undefined): KubeObject[] {
+  const out: KubeObject[] = [];
   const namespaces = namespace === undefined ? sortedKeys(cluster.namespaces) : [namespace];
   for (const ns of namespaces) {
     const names = cluster.namespaces.get(ns);
@@ -86,19 +84,19 @@ function collectByNamespace(cluster: ClusterTable, namespace: string | undefined
       if (keep === undefined || keep(obj)) out.push(obj);
     }
   }
+  return out;
 }
 
-function collectByIndex(cluster: ClusterTable, name: string, value: string | readonly string[], keep: Predicate | undefined, out: KubeObject[]): void {
+function byIndex(cluster: ClusterTable, name: string, value: string | readonly string[], keep: Predicate | undefined): readonly KubeObject[] {
   const index = cluster.indexes.get(name);
-  if (index === undefined) return;
+  if (index === undefined) return [];
   if (typeof value === 'string') {
     // One value: its bucket is kept sorted between changes, so only the filter (if any) runs.
-    for (const obj of index.sorted(value, byNamespaceAndName)) if (keep === undefined || keep(obj)) out.push(obj);
-    return;
+    const sorted = index.sorted(value, byNamespaceAndName);
+    return keep === undefined ? sorted : sorted.filter(keep);
   }
   const matches = union(value.map((v) => index.objects(v))).filter((obj) => keep === undefined || keep(obj));
-  matches.sort(byNamespaceAndName);
-  for (const obj of matches) out.push(obj);
+  return matches.sort(byNamespaceAndName);
 }
 
 /** predicateOf combines the namespace (needed for index buckets) and selector filters; undefined = keep all. */
