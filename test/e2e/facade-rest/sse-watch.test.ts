@@ -5,13 +5,12 @@
 
 import Fastify from 'fastify';
 import type { FastifyInstance } from 'fastify';
-import { connect } from 'node:net';
-import type { Socket } from 'node:net';
 import { Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { facadePlugin } from '../../../src/http/facade/facade-plugin.js';
 import { crd, eventually, request } from '../../helpers/kube-http.js';
 import { CCRS, ccr } from '../../helpers/replication.js';
+import { stalledWatch } from '../../helpers/stalled-watch.js';
 import { startTestApp } from '../../helpers/test-app.js';
 import type { TestApp } from '../../helpers/test-app.js';
 import { SseClient } from './sse-client.js';
@@ -182,7 +181,7 @@ describe('REST facade: watch as Server-Sent Events', () => {
     });
 
     it('case 10: a client that stops reading is disconnected once its buffer passes the bound; a reading one is not', async () => {
-      const stalled = await rawWatch(base, `/v1/cachedobjects?watch=true&schema=${SCHEMA}`);
+      const stalled = await stalledWatch(base, `/v1/cachedobjects?watch=true&schema=${SCHEMA}`, { accept: 'text/event-stream' });
       const reading = await open(`${base}/v1/cachedobjects?watch=true&schema=${SCHEMA}`);
       expect(await openStreams()).toBe(2);
       const closed = new Promise<void>((resolve) => stalled.once('close', () => resolve()));
@@ -219,22 +218,3 @@ async function sseGauge(base: string): Promise<number> {
 }
 
 // rawWatch opens a watch on a plain TCP socket and resolves, paused, once the response head arrived.
-function rawWatch(base: string, path: string): Promise<Socket> {
-  const { hostname, port } = new URL(base);
-  return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), hostname, () => {
-      socket.write(`GET ${path} HTTP/1.1\r\nHost: ${hostname}\r\nAccept: text/event-stream\r\n\r\n`);
-    });
-    socket.once('error', reject);
-    let head = '';
-    const onData = (chunk: Buffer): void => {
-      head += chunk.toString('latin1');
-      if (!head.includes('\r\n\r\n')) return;
-      socket.off('data', onData);
-      socket.pause();
-      if (!head.startsWith('HTTP/1.1 200')) reject(new Error(`watch refused: ${head.split('\r\n')[0]}`));
-      else resolve(socket);
-    };
-    socket.on('data', onData);
-  });
-}

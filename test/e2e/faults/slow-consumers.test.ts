@@ -6,11 +6,10 @@
 //   case 3: a watch without resourceVersion over a collection larger than the bound receives the
 //           whole initial state: that burst is paced by the socket, not counted as slowness.
 
-import { connect } from 'node:net';
-import type { Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { crd, eventually, request } from '../../helpers/kube-http.js';
 import { CCRS, ccr } from '../../helpers/replication.js';
+import { stalledWatch } from '../../helpers/stalled-watch.js';
 import { startTestApp } from '../../helpers/test-app.js';
 import type { TestApp } from '../../helpers/test-app.js';
 
@@ -54,25 +53,6 @@ async function readWatch(url: string): Promise<Reader> {
 }
 
 /** stalledWatch opens a watch on a plain socket and stops reading once the response head arrived. */
-function stalledWatch(base: string, path: string): Promise<Socket> {
-  const { hostname, port } = new URL(base);
-  return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), hostname, () => socket.write(`GET ${path} HTTP/1.1\r\nHost: ${hostname}\r\n\r\n`));
-    socket.once('error', reject);
-    let head = '';
-    const onData = (chunk: Buffer): void => {
-      head += chunk.toString('latin1');
-      if (!head.includes('\r\n\r\n')) return;
-      socket.off('data', onData);
-      socket.pause();
-      socket.off('error', reject);
-      socket.on('error', () => undefined);
-      if (!head.startsWith('HTTP/1.1 200')) reject(new Error(`watch refused: ${head.split('\r\n')[0]}`));
-      else resolve(socket);
-    };
-    socket.on('data', onData);
-  });
-}
 
 /** watchClients reads cachegate_watch_clients{api} from /metrics. */
 async function watchClients(base: string, api: 'embedded' | 'cache'): Promise<number> {
