@@ -9,8 +9,7 @@ import type { AccessVerb } from '../config/config.js';
 import type { ObjectFilter } from '../store/store.js';
 import { requireAccess, requireVerb } from './authorizer.js';
 import { principalOf } from './request-principal.js';
-
-const CLUSTER_ANNOTATION = 'kcp.io/cluster';
+import { CLUSTER_ANNOTATION } from '../cachedobjects/cached-object-annotations.js';
 
 /** authorizeClusterRequest checks a request's principal against a cluster; see ApiServerOptions.authorize. */
 export function authorizeClusterRequest(req: FastifyRequest, cluster: string, verb: AccessVerb): ObjectFilter | undefined {

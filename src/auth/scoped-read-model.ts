@@ -6,13 +6,14 @@
 
 import type { KubeObject } from '../apimachinery/object-meta.js';
 import { AppError, isAppError } from '../errors.js';
+import { ORIGIN_FIELDS } from '../cachedobjects/cached-object-origin.js';
+import { findEach } from '../read/find-each.js';
 import type {
   CachedObjectFilter, FoundObject, ObjectRef, Page, PageRequest, ReadEvent, ReadModel, ReadWatch, SchemaSummary,
 } from '../read/read-model.js';
 import { requireAccess, requireVerb, seesEverything, visibleClusters } from './authorizer.js';
 import type { Principal } from './principal.js';
-
-const CLUSTER_ANNOTATION = 'kcp.io/cluster';
+import { CLUSTER_ANNOTATION } from '../cachedobjects/cached-object-annotations.js';
 
 /** scopeReadModel gives the read model narrowed to a principal (the model itself when nothing is narrowed). */
 export function scopeReadModel(read: ReadModel, principal: Principal | null): ReadModel {
@@ -46,7 +47,7 @@ class ScopedReadModel implements ReadModel {
   }
 
   async getObjects(refs: readonly ObjectRef[]): Promise<Array<FoundObject | Error>> {
-    return Promise.all(refs.map((ref) => this.getObject(ref).catch((err: unknown) => (err instanceof Error ? err : new Error(String(err))))));
+    return findEach(this, refs);
   }
 
   async getCachedObject(name: string, where: { readonly cluster?: string; readonly shard?: string }): Promise<KubeObject> {
@@ -59,7 +60,7 @@ class ScopedReadModel implements ReadModel {
       if (isAppError(err, 'NotFound')) return err;
       throw err;
     })));
-    return onlyOne(hitsOrNotFound(settled), name, (o) => o.metadata.annotations?.[CLUSTER_ANNOTATION] ?? '');
+    return onlyOne(hitsOrNotFound(settled), name, (o) => ORIGIN_FIELDS.cluster(o));
   }
 
   listCachedObjects(filter: CachedObjectFilter, page: PageRequest): Promise<Page<KubeObject>> {

@@ -15,6 +15,7 @@ import type { IndexReader, ResourceStore } from '../store/store.js';
 import { CacheCopies } from './cache-copies.js';
 import { overlayCachedObjects, overlayFound, overlayOnlyFound, mergePage, overlayOnlyItems } from './overlay-reads.js';
 import type { OverlayReads } from './overlay-reads.js';
+import { findEach } from './find-each.js';
 import { planFilter } from './filter-plan.js';
 import { ReadWaiter } from './read-waiter.js';
 import { decodeCursor, encodeCursor } from './page-cursor.js';
@@ -74,14 +75,7 @@ class CacheReadModel implements ReadModel {
   }
 
   async getObjects(refs: readonly ObjectRef[]): Promise<Array<FoundObject | Error>> {
-    // Point reads are synchronous: one loop, no promise per lookup.
-    return refs.map((ref) => {
-      try {
-        return this.findObject(ref);
-      } catch (err) {
-        return err instanceof Error ? err : new Error(String(err));
-      }
-    });
+    return findEach(this, refs);
   }
 
   async getCachedObject(name: string, where: { readonly cluster?: string; readonly shard?: string }): Promise<KubeObject> {
