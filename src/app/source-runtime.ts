@@ -12,6 +12,7 @@ import type { CcrClient, CopyPurger, StartChild } from '../controllers/clusterca
 import { createControllerMetrics } from '../controllers/runtime/controller-metrics.js';
 import { createQueueMetrics } from '../controllers/runtime/queue-metrics.js';
 import { ReplicationController } from '../controllers/replication/replication-controller.js';
+import { CLUSTER_ANNOTATION, SHARD_ANNOTATION } from '../cachedobjects/cached-object-annotations.js';
 import { reportedCcr } from '../controllers/clustercachedresources/ccr-reported.js';
 import type { SourceHealth } from '../controllers/clustercachedresources/ccr-reported.js';
 import { DiscoveryClient } from '../kube/discovery-client.js';
@@ -113,7 +114,7 @@ export function startSourceRuntime(opts: SourceRuntimeOptions): SourceRuntime {
       const health = sourceHealth(ccrs.reflector, Date.now());
       return [...ccrs.reflector.list()].map((obj) => reportedCcr({
         ...obj,
-        metadata: { ...obj.metadata, annotations: { ...obj.metadata.annotations, 'kcp.io/shard': source.name, 'kcp.io/cluster': clusterOf(source, obj) } },
+        metadata: { ...obj.metadata, annotations: { ...obj.metadata.annotations, [SHARD_ANNOTATION]: source.name, [CLUSTER_ANNOTATION]: clusterOf(source, obj) } },
       }, health));
     },
     replicationProgress(cluster) {

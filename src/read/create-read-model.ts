@@ -217,14 +217,11 @@ function sortedByPlace(found: readonly FoundObject[]): FoundObject[] {
  * shard/cluster (and /namespace when the matches differ only by namespace), one cause each.
  */
 function ambiguous(what: string, ref: { readonly name: string; readonly group?: string }, matches: readonly KubeObject[]): AppError {
-  const places = matches.map((m) => {
-    const origin = cachedObjectOrigin(m);
-    return {
-      shard: origin?.shard ?? m.metadata.annotations?.['kcp.io/shard'] ?? '',
-      cluster: origin?.cluster ?? m.metadata.annotations?.['kcp.io/cluster'] ?? '',
-      namespace: origin?.namespace ?? '',
-    };
-  });
+  const places = matches.map((m) => ({
+    shard: ORIGIN_FIELDS.shard(m),
+    cluster: ORIGIN_FIELDS.cluster(m),
+    namespace: cachedObjectOrigin(m)?.namespace ?? '',
+  }));
   const byNamespace = new Set(places.map((p) => `${p.shard}/${p.cluster}`)).size < places.length;
   const label = (p: (typeof places)[number]): string => `${p.shard}/${p.cluster}${byNamespace ? `/${p.namespace}` : ''}`;
   const choose = byNamespace ? 'pass namespace (or cluster and shard) to choose one' : 'pass cluster (and shard) to choose one';
