@@ -35,6 +35,7 @@ async function main(): Promise<void> {
       objectUrl: `${base}/v1/objects/bench.cachegate.io/v1alpha1/instances/${name}?cluster=root`,
       graphqlQuery: `{ object(group: "bench.cachegate.io", version: "v1alpha1", resource: "instances", name: "${name}", cluster: "root") }`,
       listUrl: `${base}/v1/schemas/${SCHEMA}/objects?cluster=root&limit=500`,
+      ...(server.pid === undefined ? {} : { serverPid: server.pid }),
     }, { connections: CONNECTIONS, seconds: DURATION, rounds: ROUNDS });
     const rows = new ReportRows();
     const latency = (r: LoadResult): string => `${fmt(r.rps)} req/s (p50 ${r.p50} ms, p99 ${r.p99} ms)`;
@@ -43,6 +44,7 @@ async function main(): Promise<void> {
     const listRatio = f.listServerMs / f.stringifyMs;
     rows.add('trivial route /livez', `${fmt(f.trivial.rps)} req/s`);
     rows.add('REST point read by gvr+name', `${latency(f.rest)} = ${restRatio.toFixed(2)}x trivial`, '>= 0.8x trivial', restRatio >= 0.8);
+    if (f.serverCpuUs) rows.add('server CPU per request: point read vs /livez', `${f.serverCpuUs.rest.toFixed(1)} µs vs ${f.serverCpuUs.trivial.toFixed(1)} µs = ${(f.serverCpuUs.trivial / f.serverCpuUs.rest).toFixed(2)}x`);
     rows.add('GraphQL point read', `${latency(f.graphql)} = ${graphqlRatio.toFixed(2)}x REST`, '>= 0.4x REST', graphqlRatio >= 0.4);
     rows.add('list of 500 objects', `${latency(f.list)} with ${CONNECTIONS} clients`);
     rows.add('list of 500: server time per list', `${f.listServerMs.toFixed(2)} ms = ${listRatio.toFixed(2)}x stringify`, '<= 2x stringify', listRatio <= 2);

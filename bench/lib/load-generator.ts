@@ -3,7 +3,7 @@
 // Each target gets a 1 s warm-up first, so every route is measured with the JIT done.
 
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
@@ -14,6 +14,10 @@ export interface LoadResult {
   readonly p50: number;
   readonly p99: number;
   readonly errors: number;
+  /** requests is how many requests were answered in the measured run. */
+  readonly requests: number;
+  /** serverCpuUs is the server's CPU time (user + system) per request, when its pid was given. */
+  readonly serverCpuUs?: number;
 }
 
 /** LoadRequest is what to send. */
@@ -34,11 +38,17 @@ export function loadGeneratorName(): string {
   return hasWrk() ? 'wrk' : 'autocannon';
 }
 
-/** measure warms a target up, then loads it for seconds with connections. */
-export async function measure(req: LoadRequest, connections: number, seconds: number): Promise<LoadResult> {
+/**
+ * measure warms a target up, then loads it for seconds with connections. Given the server's pid
+ * (a local process), it also reports the server's CPU time per request, read from /proc: on a
+ * machine the load generator shares, that is steadier than requests/s.
+ */
+export async function measure(req: LoadRequest, connections: number, seconds: number, serverPid?: number): Promise<LoadResult> {
   if (hasWrk()) {
     runWrk(req, connections, 1);
-    return runWrk(req, connections, seconds);
+    const before = serverPid === undefined ? 0 : cpuTicks(serverPid);
+    const result = runWrk(req, connections, seconds);
+    return serverPid === undefined ? result : { ...result, serverCpuUs: perRequestUs(cpuTicks(serverPid) - before, result.requests) };
   }
   const spread = req.spread;
   const options = {
@@ -46,8 +56,10 @@ export async function measure(req: LoadRequest, connections: number, seconds: nu
     ...(spread ? { requests: [{ setupRequest: (r: autocannon.Request): autocannon.Request => ({ ...r, path: randomPath(spread.pathFormat, spread.count) }) }] } : {}),
   };
   await autocannon({ ...options, duration: 1 });
+  const before = serverPid === undefined ? 0 : cpuTicks(serverPid);
   const result = await autocannon({ ...options, duration: seconds });
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.non2xx + result.errors };
+  const measured = { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.non2xx + result.errors, requests: result.requests.total };
+  return serverPid === undefined ? measured : { ...measured, serverCpuUs: perRequestUs(cpuTicks(serverPid) - before, measured.requests) };
 }
 
 function hasWrk(): boolean {
@@ -64,6 +76,7 @@ function runWrk(req: LoadRequest, connections: number, seconds: number): LoadRes
     p50: latencyMs(/^\s+50%\s+([\d.]+\w+)/m.exec(out)?.[1]),
     p99: latencyMs(/^\s+99%\s+([\d.]+\w+)/m.exec(out)?.[1]),
     errors: number(/Non-2xx or 3xx responses:\s+(\d+)/) || 0,
+    requests: number(/(\d+) requests in/),
   };
 }
 
@@ -89,4 +102,15 @@ function latencyMs(text: string | undefined): number {
   if (!match) return NaN;
   const value = Number(match[1]);
   return match[2] === 'us' ? value / 1000 : match[2] === 's' ? value * 1000 : value;
+}
+
+// /proc/<pid>/stat: utime and stime are fields 14 and 15, counted after the `(comm)` field, in
+// clock ticks of 1/100 s (USER_HZ on Linux).
+function cpuTicks(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  return Number(fields[11]) + Number(fields[12]);
+}
+
+function perRequestUs(ticks: number, requests: number): number {
+  return requests > 0 ? (ticks * 10_000) / requests : NaN;
 }

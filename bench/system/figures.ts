@@ -55,6 +55,17 @@ export function figuresOf(phases: readonly PhaseResult[], headlineN: number, sca
   return figures;
 }
 
+// The server's own CPU per request (from /proc) of the two routes the point-read goal compares:
+// it leaves out the load generator, which shares the machine. Shown for context, without a target.
+function serverCpuFigure(cpu: NonNullable<FacadeFigures['serverCpuUs']>): Figure {
+  const us = (v: number): string => `${v.toFixed(1)} µs`;
+  return {
+    id: 'facade.rest_point_read_cpu', name: 'server CPU time per request: REST point read (ratio: /livez ÷ point read, the throughput ratio it implies)', value: cpu.rest, unit: 'µs', text: us(cpu.rest),
+    reference: { name: 'trivial route /livez', value: cpu.trivial, text: us(cpu.trivial) },
+    ratio: cpu.trivial / cpu.rest,
+  };
+}
+
 function facadeFigures(f: FacadeFigures, n: number): Figure[] {
   const rps = (r: LoadResult): string => `${fmt(r.rps)} req/s (p50 ${ms(r.p50)}, p99 ${ms(r.p99)})`;
   const restRatio = f.rest.rps / f.trivial.rps;
@@ -66,6 +77,7 @@ function facadeFigures(f: FacadeFigures, n: number): Figure[] {
       reference: { name: 'trivial route /livez', value: f.trivial.rps, text: `${fmt(f.trivial.rps)} req/s` },
       ratio: restRatio, target: { text: '≥ 0.8x', met: restRatio >= 0.8 },
     },
+    ...(f.serverCpuUs === undefined ? [] : [serverCpuFigure(f.serverCpuUs)]),
     {
       id: 'facade.list_500', name: 'list of 500 objects: server time per list', value: f.listServerMs, unit: 'ms', text: `${ms(f.listServerMs)} (${fmt(f.list.rps)} lists/s)`,
       reference: { name: 'JSON.stringify of the same 500', value: f.stringifyMs, text: ms(f.stringifyMs) },

@@ -125,6 +125,7 @@ function facadeFigures(measured: MeasuredProcess, n: number): ReturnType<typeof 
     objectUrl: `${measured.url}${objectsPath(name)}`,
     graphqlQuery: `{ object(group: "${BENCH_GVR.group}", version: "${BENCH_GVR.version}", resource: "${BENCH_GVR.resource}", name: "${name}", cluster: "${SOURCE_CLUSTER}") }`,
     listUrl: `${measured.url}/v1/schemas/${SCHEMA}/objects?cluster=${SOURCE_CLUSTER}&limit=500`,
+    serverPid: measured.pid,
   }, { connections: CONNECTIONS, seconds: LOAD_SECONDS, rounds: ROUNDS });
 }
 

@@ -62,6 +62,9 @@ class CacheReadModel implements ReadModel {
     const schema = schemaOf({ group, version: ref.version, resource: ref.resource });
     const matches = this.#byName(schema, ref);
     const overlay = activeOverlay(this.#deps.overlay);
+    // The usual answer (one copy, no pending write through cachegate) allocates only its result.
+    const [only] = matches;
+    if (overlay === undefined && only !== undefined && matches.length === 1) return fromCache(only);
     const found = overlay === undefined ? matches.map(fromCache) : [...overlayFound(overlay, matches), ...overlayOnlyFound(overlay, ref, matches)];
     const [first, second] = found;
     if (first !== undefined && second === undefined) return first;
@@ -165,19 +168,23 @@ class CacheReadModel implements ReadModel {
    * plain loop. It skips the general filter planner and the paging list, since this is the hottest read.
    */
   #byName(schema: string, ref: ObjectRef): KubeObject[] {
-    const located = ref.shard !== undefined && ref.cluster !== undefined;
-    const candidates = this.#deps.cache.indexed(
-      { cluster: located ? cacheLocation(ref.shard ?? '', ref.cluster ?? '') : undefined, group: CACHED_OBJECTS_GROUP, resource: CACHED_OBJECTS_RESOURCE },
-      BY_SCHEMA_AND_NAME, schemaAndNameKey(schema, ref.namespace ?? '', ref.name),
-    );
+    const { namespace, cluster, shard } = ref;
+    const scope = shard !== undefined && cluster !== undefined
+      ? { cluster: cacheLocation(shard, cluster), group: CACHED_OBJECTS_GROUP, resource: CACHED_OBJECTS_RESOURCE }
+      : EVERY_LOCATION;
+    const candidates = this.#deps.cache.indexed(scope, BY_SCHEMA_AND_NAME, schemaAndNameKey(schema, namespace ?? '', ref.name));
     // The key holds schema and name exactly; `<schema>|<name>` is both a cluster-scoped object's key
     // and every namespace's alias, so a given namespace (even '') and the place are checked here.
-    const { namespace, cluster, shard } = ref;
-    if (namespace === undefined && cluster === undefined && shard === undefined) return candidates;
-    return candidates.filter((copy) =>
-      (namespace === undefined || ORIGIN_FIELDS.namespace(copy) === namespace) &&
-      (cluster === undefined || ORIGIN_FIELDS.cluster(copy) === cluster) &&
-      (shard === undefined || ORIGIN_FIELDS.shard(copy) === shard));
+    // indexed returns a fresh array, so it is narrowed in place.
+    let kept = 0;
+    for (const copy of candidates) {
+      if (namespace !== undefined && ORIGIN_FIELDS.namespace(copy) !== namespace) continue;
+      if (cluster !== undefined && ORIGIN_FIELDS.cluster(copy) !== cluster) continue;
+      if (shard !== undefined && ORIGIN_FIELDS.shard(copy) !== shard) continue;
+      candidates[kept++] = copy;
+    }
+    candidates.length = kept;
+    return candidates;
   }
 
   /** locations are the cache's (shard, cluster) keys matching where. */
@@ -200,6 +207,9 @@ class CacheReadModel implements ReadModel {
   }
 
 }
+
+/** EVERY_LOCATION is the index scope of a point read that does not name both shard and cluster. */
+const EVERY_LOCATION = { cluster: undefined, group: CACHED_OBJECTS_GROUP, resource: CACHED_OBJECTS_RESOURCE } as const;
 
 /** fromCache is a lookup answered by the cache's copy alone. */
 function fromCache(copy: KubeObject): FoundObject {

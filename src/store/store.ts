@@ -146,7 +146,7 @@ export type IndexFunc = (obj: KubeObject) => readonly string[];
  * no promise, no sorting, no paging state.
  */
 export interface IndexReader {
-  /** indexed returns the objects under one value of a registered index, in one cluster or in all, unordered. */
+  /** indexed returns the objects under one value of a registered index, in one cluster or in all, unordered, as a fresh array the caller may change. */
   indexed(scope: Pick<Scope, 'cluster' | 'group' | 'resource'>, index: string, value: string): KubeObject[];
 }
 

@@ -6,9 +6,11 @@ export interface MinResourceVersionQuery {
   readonly minResourceVersion?: string | readonly string[];
 }
 
-/** minResourceVersions lists the values given (none → []). */
+const NONE: readonly string[] = Object.freeze([]);
+
+/** minResourceVersions lists the values given (none → an empty list, shared: reads run this per request). */
 export function minResourceVersions(query: MinResourceVersionQuery): readonly string[] {
   const value = query.minResourceVersion;
-  if (value === undefined) return [];
+  if (value === undefined) return NONE;
   return typeof value === 'string' ? [value] : value;
 }

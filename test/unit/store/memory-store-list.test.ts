@@ -110,6 +110,19 @@ describe('MemoryStore indexes', () => {
     for (const obj of listed) expect(all).toContain(obj);
     expect(() => store.indexed(ALL, 'x', 'y')).toThrow('index "x" is not registered');
   });
+
+  it('case 7: indexed answers a fresh array each time, so a caller may narrow it in place', async () => {
+    const store = await seeded();
+    store.addIndex('', 'configmaps', 'app', byApp);
+    for (const scope of [ALL, { ...ALL, cluster: 'c1' }]) {
+      const first = store.indexed(scope, 'app', 'web');
+      first.length = 0;
+      expect(store.indexed(scope, 'app', 'web').length).toBeGreaterThan(0);
+    }
+    const single = store.indexed({ ...ALL, cluster: 'c1' }, 'app', 'web');
+    single.splice(1);
+    expect(names(store.indexed({ ...ALL, cluster: 'c1' }, 'app', 'web')).sort()).toEqual(['b', 'z']);
+  });
 });
 
 describe('MemoryStore paging', () => {
