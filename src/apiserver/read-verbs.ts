@@ -6,6 +6,7 @@ import type { KubeObject } from '../apimachinery/object-meta.js';
 import { apiVersionOf } from '../apimachinery/gvr.js';
 import { parseLabelSelector } from '../apimachinery/label-selector.js';
 import { parseFieldSelector } from '../apimachinery/field-selector.js';
+import { LOGICAL_CLUSTER_ANNOTATION } from '../apimachinery/logical-cluster.js';
 import type { ListOptions, ListResult, WatchEvent } from '../store/store.js';
 import type { ApiContext } from './api-context.js';
 import { scopeOf } from './api-context.js';
@@ -65,7 +66,7 @@ async function getAcrossClusters(ctx: ApiContext, target: RequestTarget): Promis
   const [first, second] = page.items;
   if (first === undefined) throw new AppError('NotFound', `${resource} "${name}" not found`, { name, group: target.info.group, kind: target.info.resource });
   if (second !== undefined) {
-    const clusters = page.items.map((o) => o.metadata.annotations?.['kcp.io/cluster'] ?? '?').join(', ');
+    const clusters = page.items.map((o) => o.metadata.annotations?.[LOGICAL_CLUSTER_ANNOTATION] ?? '?').join(', ');
     throw new AppError('Conflict', `${resource} "${name}" exists in several logical clusters (${clusters}); name one in the path`, { name, group: target.info.group, kind: target.info.resource });
   }
   return first;

@@ -2,8 +2,10 @@
 // (DESIGN.md §3.5). The first four follow kcp; the identity hash is cachegate's own, so the
 // identity index can be built from the object alone.
 
-/** CLUSTER_ANNOTATION holds the logical cluster the original lives in. */
-export const CLUSTER_ANNOTATION = 'kcp.io/cluster';
+import { LOGICAL_CLUSTER_ANNOTATION } from '../apimachinery/logical-cluster.js';
+
+/** CLUSTER_ANNOTATION holds the logical cluster the original lives in (as the original does). */
+export const CLUSTER_ANNOTATION = LOGICAL_CLUSTER_ANNOTATION;
 
 /** SHARD_ANNOTATION holds the source (shard) the original was read from. */
 export const SHARD_ANNOTATION = 'kcp.io/shard';

@@ -9,11 +9,9 @@ import { join } from 'node:path';
 import type { SourceConfig } from '../config/config.js';
 import { AppError } from '../errors.js';
 import type { GroupVersionResource } from '../apimachinery/gvr.js';
+import { LOGICAL_CLUSTER_ANNOTATION } from '../apimachinery/logical-cluster.js';
 import type { KubeObject } from '../apimachinery/object-meta.js';
 import { SourceTransport } from './source-transport.js';
-
-/** KCP_CLUSTER_ANNOTATION names an object's logical cluster on a kcp server. */
-export const KCP_CLUSTER_ANNOTATION = 'kcp.io/cluster';
 
 /** EMBEDDED_SOURCE_NAME is the name of the source cachegate serves itself. */
 export const EMBEDDED_SOURCE_NAME = 'embedded';
@@ -120,5 +118,5 @@ export function resourcePath(
 /** clusterOf gives the logical cluster of an object read from a source. */
 export function clusterOf(source: SourceConnection, obj: KubeObject): string {
   if (source.kind === 'kube') return source.defaultCluster;
-  return obj.metadata.annotations?.[KCP_CLUSTER_ANNOTATION] ?? source.defaultCluster;
+  return obj.metadata.annotations?.[LOGICAL_CLUSTER_ANNOTATION] ?? source.defaultCluster;
 }

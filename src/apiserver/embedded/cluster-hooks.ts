@@ -1,12 +1,10 @@
 // Logical clusters of the embedded source: every stored object carries `kcp.io/cluster`, as in
 // kcp, and a cluster gets its `default` namespace before its first write.
 
+import { LOGICAL_CLUSTER_ANNOTATION } from '../../apimachinery/logical-cluster.js';
 import { isAppError } from '../../errors.js';
 import type { ResourceStore } from '../../store/store.js';
 import type { ResourceHooks } from '../resource-hooks.js';
-
-/** CLUSTER_ANNOTATION names the logical cluster an object lives in. */
-export const CLUSTER_ANNOTATION = 'kcp.io/cluster';
 
 /** CLUSTER_NAME_PATTERN is what a logical cluster name must match (DESIGN.md §1). */
 export const CLUSTER_NAME_PATTERN = /^[a-z0-9]([a-z0-9:-]*[a-z0-9])?$/;
@@ -22,7 +20,7 @@ export function clusterHooks(): ResourceHooks & { prepareCluster(cluster: string
     },
     admit(ctx, obj) {
       const annotations = (obj.metadata['annotations'] ?? {}) as Record<string, string>;
-      obj.metadata['annotations'] = { ...annotations, [CLUSTER_ANNOTATION]: ctx.cluster };
+      obj.metadata['annotations'] = { ...annotations, [LOGICAL_CLUSTER_ANNOTATION]: ctx.cluster };
     },
   };
 }
@@ -34,7 +32,7 @@ export async function ensureNamespace(store: ResourceStore, cluster: string, nam
       { cluster, group: '', resource: 'namespaces' },
       {
         apiVersion: 'v1', kind: 'Namespace',
-        metadata: { name, annotations: { [CLUSTER_ANNOTATION]: cluster }, labels: { 'kubernetes.io/metadata.name': name } },
+        metadata: { name, annotations: { [LOGICAL_CLUSTER_ANNOTATION]: cluster }, labels: { 'kubernetes.io/metadata.name': name } },
         spec: { finalizers: ['kubernetes'] },
         status: { phase: 'Active' },
       },
