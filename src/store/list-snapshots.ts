@@ -3,6 +3,9 @@
 // duplicate-free however the store changes in between, and all report the first page's version.
 // The continue token only names the snapshot and an offset; the snapshot's list options are
 // checked against the caller's so a token cannot be replayed against a different list.
+// Snapshots of an unchanged index bucket share one array; under churn each holds its own, so the
+// references held across distinct arrays are bounded too (oldest snapshots go first; a token whose
+// snapshot is gone answers 410 Expired and the client lists again, as with kube).
 
 import type { KubeObject } from '../apimachinery/object-meta.js';
 import { badContinue, expiredContinue } from './store-errors.js';
@@ -24,12 +27,17 @@ interface ContinueToken {
 export interface ListSnapshotsOptions {
   readonly ttlMs: number;
   readonly max: number;
+  /** maxItems bounds the object references held by distinct snapshot arrays (one larger list is still kept alone). */
+  readonly maxItems: number;
   readonly now: () => Date;
 }
 
 /** ListSnapshots keeps the snapshots behind outstanding continue tokens. */
 export class ListSnapshots {
   private readonly snapshots = new Map<number, Snapshot>();
+  /** holders counts the snapshots per distinct items array; heldItems sums those arrays' lengths. */
+  private readonly holders = new Map<readonly KubeObject[], number>();
+  private heldItems = 0;
   private readonly opts: ListSnapshotsOptions;
   private nextId = 1;
 
@@ -42,14 +50,20 @@ export class ListSnapshots {
     return this.snapshots.size;
   }
 
+  /** itemsHeld is the number of object references the kept snapshots hold (shared arrays once). */
+  get itemsHeld(): number {
+    return this.heldItems;
+  }
+
   /** start serves the first page of a sorted result; a snapshot is kept only if more pages remain. */
   start(items: readonly KubeObject[], resourceVersion: string, fingerprint: string, limit: number): ListResult {
     if (limit <= 0 || items.length <= limit) return { items, resourceVersion };
     const now = this.opts.now().getTime();
-    this.evict(now);
+    this.evict(now, items);
     const id = this.nextId++;
     const snapshot = { items, resourceVersion, fingerprint, expiresAt: now + this.opts.ttlMs };
     this.snapshots.set(id, snapshot);
+    this.hold(items, 1);
     return this.page(id, snapshot, 0, limit);
   }
 
@@ -58,7 +72,7 @@ export class ListSnapshots {
     const { s: id, o: offset } = decodeToken(token);
     const snapshot = this.snapshots.get(id);
     if (snapshot === undefined || snapshot.expiresAt <= this.opts.now().getTime()) {
-      this.snapshots.delete(id);
+      this.drop(id);
       throw expiredContinue();
     }
     if (snapshot.fingerprint !== fingerprint) throw badContinue('the list options differ from the first page');
@@ -72,19 +86,36 @@ export class ListSnapshots {
     const remaining = snapshot.items.length - end;
     if (remaining === 0) {
       // The last page was served; nothing can continue from here.
-      this.snapshots.delete(id);
+      this.drop(id);
       return { items, resourceVersion: snapshot.resourceVersion };
     }
     return { items, resourceVersion: snapshot.resourceVersion, continue: encodeToken({ s: id, o: end }), remainingItemCount: remaining };
   }
 
-  /** evict drops expired snapshots and then the oldest ones until there is room for one more. */
-  private evict(now: number): void {
+  /** evict drops expired snapshots and then the oldest ones until there is room for one more holding incoming. */
+  private evict(now: number, incoming: readonly KubeObject[]): void {
     // Insertion order is creation order, and every snapshot lives equally long.
     for (const [id, snapshot] of this.snapshots) {
-      if (snapshot.expiresAt > now && this.snapshots.size < Math.max(1, this.opts.max)) break;
-      this.snapshots.delete(id);
+      const added = this.holders.has(incoming) ? 0 : incoming.length;
+      const fits = this.snapshots.size < Math.max(1, this.opts.max) && this.heldItems + added <= this.opts.maxItems;
+      if (snapshot.expiresAt > now && fits) break;
+      this.drop(id);
     }
+  }
+
+  private drop(id: number): void {
+    const snapshot = this.snapshots.get(id);
+    if (snapshot === undefined) return;
+    this.snapshots.delete(id);
+    this.hold(snapshot.items, -1);
+  }
+
+  private hold(items: readonly KubeObject[], change: 1 | -1): void {
+    const holders = (this.holders.get(items) ?? 0) + change;
+    if (holders === 0) this.holders.delete(items);
+    else this.holders.set(items, holders);
+    if (holders === 0) this.heldItems -= items.length;
+    else if (holders === 1 && change === 1) this.heldItems += items.length;
   }
 }
 

@@ -32,6 +32,8 @@ export interface MemoryStoreOptions {
   readonly continueTtlMs?: number;
   /** maxSnapshots bounds the kept list snapshots; the oldest is evicted first (default 1000). */
   readonly maxSnapshots?: number;
+  /** maxSnapshotItems bounds the object references the kept snapshots hold (default 10 million, ~80 MB). */
+  readonly maxSnapshotItems?: number;
   readonly now?: () => Date;
   /** randomSuffix gives the 5 characters appended to generateName. */
   readonly randomSuffix?: () => string;
@@ -65,7 +67,7 @@ export class MemoryStore implements S.ResourceStore, S.IndexReader {
     this.randomSuffix = opts.randomSuffix ?? defaultRandomSuffix;
     this.onListenerError = opts.onListenerError ?? (() => undefined);
     this.window = new EventWindow(opts.eventWindow ?? 100_000);
-    this.snapshots = new ListSnapshots({ ttlMs: opts.continueTtlMs ?? 5 * 60_000, max: opts.maxSnapshots ?? 1000, now: this.now });
+    this.snapshots = new ListSnapshots({ ttlMs: opts.continueTtlMs ?? 5 * 60_000, max: opts.maxSnapshots ?? 1000, maxItems: opts.maxSnapshotItems ?? 10_000_000, now: this.now });
   }
 
   /** create stores a new object; see ResourceStore.create. */

@@ -204,4 +204,35 @@ describe('MemoryStore paging', () => {
     expect(result.items).toHaveLength(3);
     expect(result.continue).toBeUndefined();
   });
+
+  it('case 8: under churn, snapshots beyond maxSnapshotItems references are evicted oldest first', async () => {
+    const store = await many(5, { maxSnapshotItems: 8 });
+    const first = await store.list(ALL, { limit: 2 });
+    await store.create(CM, cm('o005'));
+    const second = await store.list(ALL, { limit: 2 });
+    // 5 + 6 references would exceed 8: the first snapshot went to make room.
+    await expect(store.list(ALL, { limit: 2, continue: first.continue })).rejects.toMatchObject({ code: 'Expired' });
+    expect((await store.list(ALL, { limit: 2, continue: second.continue })).items.map((o) => o.metadata.name)).toEqual(['o002', 'o003']);
+  });
+
+  it('case 9: snapshots of an unchanged index bucket share one array and count once', async () => {
+    const store = await many(5, { maxSnapshotItems: 8 });
+    store.addIndex('', 'configmaps', 'all', () => ['yes']);
+    const index = { name: 'all', value: 'yes' };
+    const tokens: (string | undefined)[] = [];
+    for (let i = 0; i < 4; i++) tokens.push((await store.list(ALL, { index, limit: 2 })).continue);
+    for (const token of tokens) expect((await store.list(ALL, { index, limit: 2, continue: token })).items).toHaveLength(2);
+  });
+
+  it('case 10: one list larger than maxSnapshotItems still pages to the end', async () => {
+    const store = await many(5, { maxSnapshotItems: 3 });
+    const names: string[] = [];
+    let token: string | undefined;
+    do {
+      const page = await store.list(ALL, { limit: 2, ...(token ? { continue: token } : {}) });
+      names.push(...page.items.map((o) => o.metadata.name ?? ''));
+      token = page.continue;
+    } while (token);
+    expect(names).toEqual(['o000', 'o001', 'o002', 'o003', 'o004']);
+  });
 });
