@@ -56,10 +56,7 @@ class ScopedReadModel implements ReadModel {
       return this.#read.getCachedObject(name, where);
     }
     this.#require('');
-    const settled = await Promise.all(this.#clusters.map((cluster) => this.#read.getCachedObject(name, { ...where, cluster }).catch((err: unknown) => {
-      if (isAppError(err, 'NotFound')) return err;
-      throw err;
-    })));
+    const settled = await Promise.all(this.#clusters.map((cluster) => this.#read.getCachedObject(name, { ...where, cluster }).catch(notFoundAsMiss)));
     return onlyOne(hitsOrNotFound(settled), name, (o) => ORIGIN_FIELDS.cluster(o));
   }
 
@@ -122,11 +119,16 @@ class ScopedReadModel implements ReadModel {
       try {
         return lookup(cluster);
       } catch (err) {
-        if (isAppError(err, 'NotFound')) return err;
-        throw err;
+        return notFoundAsMiss(err);
       }
     }));
   }
+}
+
+/** notFoundAsMiss keeps a per-cluster NotFound as that cluster's miss and rethrows any other error. */
+function notFoundAsMiss(err: unknown): AppError {
+  if (isAppError(err, 'NotFound')) return err;
+  throw err;
 }
 
 /** hitsOrNotFound keeps the hits of per-cluster lookups, or the NotFound when every lookup missed. */

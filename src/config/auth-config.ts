@@ -4,6 +4,7 @@
 
 import { parse as parseYaml } from 'yaml';
 import type { AccessVerb, AuthConfig, RateLimitConfig, TokenConfig } from './config.js';
+import { LOGICAL_CLUSTER_NAME_PATTERN } from '../apimachinery/logical-cluster.js';
 import { ConfigError } from './config-error.js';
 import { FieldReader } from './field-reader.js';
 
@@ -12,7 +13,6 @@ export const MIN_TOKEN_LENGTH = 16;
 
 // Visible ASCII: a token travels in an HTTP header and must survive it unchanged.
 const TOKEN_CHARACTERS = /^[\x21-\x7e]+$/;
-const CLUSTER_NAME = /^[a-z0-9]([a-z0-9:-]*[a-z0-9])?$/;
 const VERBS: readonly AccessVerb[] = ['read', 'write'];
 
 /** readAuth reads `auth` (undefined when absent: authentication off). readFile loads auth.tokensFile. */
@@ -87,8 +87,8 @@ function refuseDuplicates(tokens: readonly TokenConfig[]): void {
 }
 
 function clusterName(value: unknown, path: string): string {
-  if (typeof value !== 'string' || !CLUSTER_NAME.test(value)) {
-    throw new ConfigError(path, `must be a logical cluster name matching ${CLUSTER_NAME.source}`);
+  if (typeof value !== 'string' || !LOGICAL_CLUSTER_NAME_PATTERN.test(value)) {
+    throw new ConfigError(path, `must be a logical cluster name matching ${LOGICAL_CLUSTER_NAME_PATTERN.source}`);
   }
   return value;
 }

@@ -4,6 +4,7 @@
 
 import { parse as parseYaml } from 'yaml';
 import type { Config, SourceConfig } from './config.js';
+import { LOGICAL_CLUSTER_NAME_PATTERN } from '../apimachinery/logical-cluster.js';
 import { DEFAULT_CONFIG, LOG_LEVELS } from './config.js';
 import { ConfigError } from './config-error.js';
 import { FieldReader } from './field-reader.js';
@@ -17,7 +18,6 @@ export interface ConfigInputs {
 }
 
 const FLAGS = new Set(['--host', '--port', '--config', '--log-level']);
-const CLUSTER_NAME = /^[a-z0-9]([a-z0-9:-]*[a-z0-9])?$/;
 const DURATION = /^\d+(ms|s|m|h)$/;
 // `<group>/<version>/<Kind>`; the core group may be written `v1/Secret` (as the seed does) or `/v1/Secret`.
 const GVK = /^([a-z0-9.-]*\/)?[a-z0-9]+\/[A-Za-z][A-Za-z0-9]*$/;
@@ -124,7 +124,7 @@ function readSource(value: unknown, path: string): SourceConfig {
 }
 
 function clusterName(value: unknown, path: string): string {
-  return matching(value, path, CLUSTER_NAME, `must be a logical cluster name matching ${CLUSTER_NAME.source}`);
+  return matching(value, path, LOGICAL_CLUSTER_NAME_PATTERN, `must be a logical cluster name matching ${LOGICAL_CLUSTER_NAME_PATTERN.source}`);
 }
 
 function matching(value: unknown, path: string, pattern: RegExp, hint: string): string {

@@ -15,7 +15,7 @@ import {
 import {
   BY_LABEL, BY_LOCATION_PART, BY_NAMESPACE, labelPresenceKey, labelValueKey, logicalClusterKey, shardKey,
 } from '../cachedobjects/cached-object-label-index.js';
-import { cachedObjectOrigin } from '../cachedobjects/cached-object-origin.js';
+import { hasOrigin } from '../cachedobjects/cached-object-origin.js';
 import { CACHED_OBJECTS_GROUP, CACHED_OBJECTS_RESOURCE } from '../cachedobjects/cached-object-resource.js';
 import type { ListOptions, Scope } from '../store/store.js';
 import type { CachedObjectFilter } from './read-model.js';
@@ -38,7 +38,8 @@ export function planFilter(filter: CachedObjectFilter): FilterPlan {
   const labelSelector = parseLabelSelector(filter.labelSelector ?? '');
   const schema = schemaOfFilter(filter);
   const located = filter.shard !== undefined && filter.cluster !== undefined;
-  const criteria = criteriaOf(filter, schema);
+  // With no index and no location nothing is implied: the residual is every non-label criterion.
+  const criteria = residualCriteria(filter, schema, undefined, false) ?? hasOrigin;
   const matches = (obj: KubeObject): boolean => criteria(obj) && labelSelector.matches(obj.metadata.labels);
   const index = chooseIndex(filter, schema, labelSelector, located);
   // The store checks only what the index and the location leave open: over a large bucket
@@ -94,25 +95,6 @@ function schemaOfFilter(filter: CachedObjectFilter): string | undefined {
   if (filter.schema !== undefined) return filter.schema;
   if (filter.group === undefined || filter.version === undefined || filter.resource === undefined) return undefined;
   return schemaOf({ group: groupFromName(filter.group), version: filter.version, resource: filter.resource });
-}
-
-/** criteriaOf checks every non-label criterion of a filter against a CachedObject's origin. */
-function criteriaOf(filter: CachedObjectFilter, schema: string | undefined): (obj: KubeObject) => boolean {
-  const group = filter.group === undefined ? undefined : groupFromName(filter.group);
-  const clusters = filter.clusters === undefined ? undefined : new Set(filter.clusters);
-  return (obj) => {
-    const o = cachedObjectOrigin(obj);
-    if (o === undefined) return false;
-    return (filter.shard === undefined || o.shard === filter.shard)
-      && (filter.cluster === undefined || o.cluster === filter.cluster)
-      && (clusters === undefined || clusters.has(o.cluster))
-      && (schema === undefined || o.schema === schema)
-      && (group === undefined || o.gvr.group === group)
-      && (filter.version === undefined || o.gvr.version === filter.version)
-      && (filter.resource === undefined || o.gvr.resource === filter.resource)
-      && (filter.namespace === undefined || o.namespace === filter.namespace)
-      && (filter.name === undefined || o.name === filter.name);
-  };
 }
 
 function isEmpty(filter: CachedObjectFilter, selector: LabelSelector): boolean {

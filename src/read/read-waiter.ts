@@ -3,6 +3,7 @@
 // hold), polling the replication progress every few milliseconds, up to a bound; then they fail
 // with Timeout (504, Retry-After: 1). A malformed value is a BadRequest.
 
+import { LOGICAL_CLUSTER_NAME_PATTERN } from '../apimachinery/logical-cluster.js';
 import { AppError } from '../errors.js';
 import type { ReplicationProgress } from './replication-progress.js';
 
@@ -24,15 +25,14 @@ export interface ReadWaiterOptions {
 export const MAX_MIN_RESOURCE_VERSIONS = 64;
 const DEFAULT_POLL_MS = 5;
 const DECIMAL = /^[0-9]{1,40}$/;
-// A logical cluster name (DESIGN.md §1): `*` or any other value could never be replicated, so a
-// read naming one would only wait out the bound and fail with 504 for what is the client's mistake.
-const CLUSTER_NAME = /^[a-z0-9]([a-z0-9:-]*[a-z0-9])?$/;
+// The cluster must be a logical cluster name: `*` or any other value could never be replicated, so
+// a read naming one would only wait out the bound and fail with 504 for what is the client's mistake.
 
 /** parseMinResourceVersion parses `<shard>/<cluster>/<rv>` (rv decimal); anything else is a BadRequest. */
 export function parseMinResourceVersion(value: string): MinResourceVersion {
   const parts = value.split('/');
   const [shard, cluster, rv] = parts;
-  if (parts.length !== 3 || !shard || !cluster || !CLUSTER_NAME.test(cluster) || rv === undefined || !DECIMAL.test(rv)) {
+  if (parts.length !== 3 || !shard || !cluster || !LOGICAL_CLUSTER_NAME_PATTERN.test(cluster) || rv === undefined || !DECIMAL.test(rv)) {
     throw new AppError('BadRequest', `invalid minResourceVersion "${value}": want <shard>/<cluster>/<resourceVersion> with a logical cluster name and a decimal resourceVersion`, {
       causes: [{ reason: 'FieldValueInvalid', field: 'minResourceVersion', message: `invalid value "${value}"` }],
     });

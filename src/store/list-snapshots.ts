@@ -50,11 +50,6 @@ export class ListSnapshots {
     return this.snapshots.size;
   }
 
-  /** itemsHeld is the number of object references the kept snapshots hold (shared arrays once). */
-  get itemsHeld(): number {
-    return this.heldItems;
-  }
-
   /** start serves the first page of a sorted result; a snapshot is kept only if more pages remain. */
   start(items: readonly KubeObject[], resourceVersion: string, fingerprint: string, limit: number): ListResult {
     if (limit <= 0 || items.length <= limit) return { items, resourceVersion };
@@ -110,12 +105,17 @@ export class ListSnapshots {
     this.hold(snapshot.items, -1);
   }
 
+  /** hold counts one more (or one fewer) snapshot holding items; an array's references count while any holds it. */
   private hold(items: readonly KubeObject[], change: 1 | -1): void {
-    const holders = (this.holders.get(items) ?? 0) + change;
-    if (holders === 0) this.holders.delete(items);
-    else this.holders.set(items, holders);
-    if (holders === 0) this.heldItems -= items.length;
-    else if (holders === 1 && change === 1) this.heldItems += items.length;
+    const before = this.holders.get(items) ?? 0;
+    const after = before + change;
+    if (after === 0) {
+      this.holders.delete(items);
+      this.heldItems -= items.length;
+      return;
+    }
+    this.holders.set(items, after);
+    if (before === 0) this.heldItems += items.length;
   }
 }
 

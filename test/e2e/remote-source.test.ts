@@ -2,36 +2,17 @@
 // embedded source replicates regardless and readiness names the remote), caught up once it
 // comes up, and exact after its watch streams are cut while objects change.
 
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { crd, eventually, request } from '../helpers/kube-http.js';
 import { freePort } from '../helpers/process.js';
 import { CCRS, cachedObjects, ccr } from '../helpers/replication.js';
-import { startTestApp } from '../helpers/test-app.js';
+import { kubeconfigFor } from '../helpers/kubeconfig.js';
+import { readyz, startTestApp } from '../helpers/test-app.js';
 import type { TestApp } from '../helpers/test-app.js';
 
 const CRDS = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
 const GVR = { group: 'remote.example.com', version: 'v1', resource: 'things' };
 
-function kubeconfigFor(port: number): string {
-  const path = join(mkdtempSync(join(tmpdir(), 'cachegate-kubeconfig-')), 'config');
-  writeFileSync(path, [
-    'apiVersion: v1',
-    'kind: Config',
-    'clusters: [{name: remote, cluster: {server: "http://127.0.0.1:' + port + '"}}]',
-    'users: [{name: anonymous, user: {}}]',
-    'contexts: [{name: remote, context: {cluster: remote, user: anonymous}}]',
-    'current-context: remote',
-  ].join('\n'));
-  return path;
-}
-
-async function readyz(app: TestApp): Promise<{ status: number; text: string }> {
-  const res = await fetch(`${app.url}/readyz?verbose`);
-  return { status: res.status, text: await res.text() };
-}
 
 async function seed(base: string): Promise<void> {
   expect((await request('POST', `${base}${CRDS}`, crd({ group: GVR.group, plural: GVR.resource, kind: 'Thing', versions: [GVR.version] }))).status).toBe(201);
@@ -45,7 +26,7 @@ describe('a remote kcp source through a kubeconfig', () => {
 
   beforeAll(async () => {
     remotePort = await freePort();
-    local = await startTestApp({ sources: [{ name: 'remote', kind: 'kcp', kubeconfig: kubeconfigFor(remotePort) }] });
+    local = await startTestApp({ sources: [{ name: 'remote', kind: 'kcp', kubeconfig: kubeconfigFor(`http://127.0.0.1:${remotePort}`) }] });
   });
   afterAll(async () => {
     await remote?.stop();

@@ -41,3 +41,9 @@ export async function startTestApp(fields: Record<string, unknown> = {}): Promis
     [Symbol.asyncDispose]: stop,
   };
 }
+
+/** readyz reads an app's verbose readiness: its status code and the per-check text. */
+export async function readyz(app: TestApp): Promise<{ status: number; text: string }> {
+  const res = await fetch(`${app.url}/readyz?verbose`);
+  return { status: res.status, text: await res.text() };
+}

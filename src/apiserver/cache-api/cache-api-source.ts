@@ -2,6 +2,7 @@
 // `/services/cache/shards/{shard|*}/clusters/{cluster|*}/apis/cache.kcp.io/v1alpha1/cachedobjects`.
 // Only cachegate's controllers write the cache; every write through this API is refused (405).
 
+import { LOGICAL_CLUSTER_NAME_PATTERN } from '../../apimachinery/logical-cluster.js';
 import { AppError } from '../../errors.js';
 import { CLUSTER_ANNOTATION, SHARD_ANNOTATION } from '../../cachedobjects/cached-object-annotations.js';
 import { cacheLocation, SHARD_NAME_PATTERN } from '../../cachedobjects/cache-location.js';
@@ -10,7 +11,6 @@ import {
 } from '../../cachedobjects/cached-object-resource.js';
 import type { KubeObject } from '../../apimachinery/object-meta.js';
 import { ClusterCatalog } from '../cluster-catalog.js';
-import { CLUSTER_NAME_PATTERN } from '../embedded/cluster-hooks.js';
 import type { Location } from '../request-target.js';
 import type { ResourceInfo } from '../resource-info.js';
 
@@ -41,7 +41,7 @@ export function locateInCache(params: Readonly<Record<string, string>>): Locatio
   const shard = params['shard'] ?? '';
   const cluster = params['cluster'] ?? '';
   if (shard !== '*' && !SHARD_NAME_PATTERN.test(shard)) throw new AppError('BadRequest', `invalid shard name "${shard}": must match ${SHARD_NAME_PATTERN.source}`);
-  if (cluster !== '*' && !CLUSTER_NAME_PATTERN.test(cluster)) throw new AppError('BadRequest', `invalid logical cluster name "${cluster}": must match ${CLUSTER_NAME_PATTERN.source}`);
+  if (cluster !== '*' && !LOGICAL_CLUSTER_NAME_PATTERN.test(cluster)) throw new AppError('BadRequest', `invalid logical cluster name "${cluster}": must match ${LOGICAL_CLUSTER_NAME_PATTERN.source}`);
   if (shard !== '*' && cluster !== '*') return { cluster: cacheLocation(shard, cluster) };
   if (shard === '*' && cluster === '*') return { cluster: undefined };
   return shard === '*'

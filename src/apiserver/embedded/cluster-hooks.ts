@@ -6,9 +6,6 @@ import { isAppError } from '../../errors.js';
 import type { ResourceStore } from '../../store/store.js';
 import type { ResourceHooks } from '../resource-hooks.js';
 
-/** CLUSTER_NAME_PATTERN is what a logical cluster name must match (DESIGN.md §1). */
-export const CLUSTER_NAME_PATTERN = /^[a-z0-9]([a-z0-9:-]*[a-z0-9])?$/;
-
 /** clusterHooks stamps the cluster annotation and prepares clusters; `prepared` is per instance. */
 export function clusterHooks(): ResourceHooks & { prepareCluster(cluster: string, store: ResourceStore): Promise<void> } {
   const prepared = new Set<string>();

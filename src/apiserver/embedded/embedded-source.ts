@@ -1,6 +1,7 @@
 // The embedded source: the pieces that make an API server mount behave like a kcp shard with
 // namespaces, secrets, configmaps, CRDs and ClusterCachedResources in every logical cluster.
 
+import { LOGICAL_CLUSTER_NAME_PATTERN } from '../../apimachinery/logical-cluster.js';
 import { AppError } from '../../errors.js';
 import type { ResourceStore } from '../../store/store.js';
 import { BUILTIN_RESOURCES, CUSTOM_RESOURCE_DEFINITIONS, NAMESPACES, SECRETS } from '../builtin-resources.js';
@@ -8,7 +9,7 @@ import { ClusterCatalog } from '../cluster-catalog.js';
 import type { ResourceHooks } from '../resource-hooks.js';
 import type { Location } from '../request-target.js';
 import { composeHooks, hooksKey } from '../resource-hooks.js';
-import { CLUSTER_NAME_PATTERN, clusterHooks } from './cluster-hooks.js';
+import { clusterHooks } from './cluster-hooks.js';
 import { crdHooks } from './crd-hooks.js';
 import { namespaceHooks } from './namespace-hooks.js';
 import { secretHooks } from './secret-hooks.js';
@@ -38,7 +39,7 @@ export function createEmbeddedSource(store: ResourceStore, now: () => Date = () 
     locate(params) {
       const cluster = params['cluster'] ?? '';
       if (cluster === '*') return { cluster: undefined };
-      if (!CLUSTER_NAME_PATTERN.test(cluster)) throw new AppError('BadRequest', `invalid logical cluster name "${cluster}": must match ${CLUSTER_NAME_PATTERN.source}`);
+      if (!LOGICAL_CLUSTER_NAME_PATTERN.test(cluster)) throw new AppError('BadRequest', `invalid logical cluster name "${cluster}": must match ${LOGICAL_CLUSTER_NAME_PATTERN.source}`);
       return { cluster };
     },
     async prepare(names) {

@@ -6,7 +6,7 @@ import type { KubeObject } from '../../apimachinery/object-meta.js';
 import { schemaOf } from '../../apimachinery/gvr.js';
 import { cacheLocation } from '../../cachedobjects/cache-location.js';
 import { cachedObjectName, hashedName } from '../../cachedobjects/cached-object-name.js';
-import { cachedObjectOrigin } from '../../cachedobjects/cached-object-origin.js';
+import { ORIGIN_FIELDS, cachedObjectOrigin, hasOrigin } from '../../cachedobjects/cached-object-origin.js';
 import { trustedOrigin } from '../../cachedobjects/trusted-origin.js';
 import { originalCopyQuery } from '../../cachedobjects/cached-object-indexes.js';
 import { CACHED_OBJECTS_GROUP, CACHED_OBJECTS_RESOURCE } from '../../cachedobjects/cached-object-resource.js';
@@ -29,7 +29,7 @@ export class CopyStore {
     this.#schema = schemaOf(spec.gvr);
     this.#ref = { cluster: cacheLocation(spec.shard, spec.cluster), group: CACHED_OBJECTS_GROUP, resource: CACHED_OBJECTS_RESOURCE };
     const schema = this.#schema;
-    this.schemaFilter = { key: `schema=${schema}`, matches: (obj) => cachedObjectOrigin(obj)?.schema === schema };
+    this.schemaFilter = { key: `schema=${schema}`, matches: (obj) => hasOrigin(obj) && ORIGIN_FIELDS.schema(obj) === schema };
   }
 
   /**

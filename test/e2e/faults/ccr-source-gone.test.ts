@@ -7,10 +7,12 @@
 //   case 4: changes made in the source while it was unreachable are replicated once it is back,
 //           and cachegate's report of the CCR counts exactly what the cache holds again.
 
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, request } from '../../helpers/kube-http.js';
 import { cachedObjects } from '../../helpers/replication.js';
-import { expectCacheEqualsSource, readyz, sleep, startRig } from './fault-rig.js';
+import { expectCacheEqualsSource, startRig } from './fault-rig.js';
+import { readyz } from '../../helpers/test-app.js';
 import type { Rig } from './fault-rig.js';
 
 interface ReportedCcr {

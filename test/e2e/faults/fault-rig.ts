@@ -3,13 +3,11 @@
 // through the proxy with a kubeconfig. Writes go to the remote directly; only the local
 // cachegate's replication traffic crosses the proxy, so faults hit exactly that.
 
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { expect } from 'vitest';
 import { crd, eventually, request } from '../../helpers/kube-http.js';
 import { CCRS, cachedObjects, ccr } from '../../helpers/replication.js';
 import { TcpProxy } from '../../helpers/tcp-proxy.js';
+import { kubeconfigFor } from '../../helpers/kubeconfig.js';
 import { startTestApp } from '../../helpers/test-app.js';
 import type { TestApp } from '../../helpers/test-app.js';
 
@@ -43,7 +41,7 @@ export async function startRig(opts: RigOptions = {}): Promise<Rig> {
   const proxy = await TcpProxy.start(Number(new URL(remote.url).port));
   if (opts.seed ?? true) await seed(remote.clusterUrl('root'));
   if (opts.proxyDown) await proxy.down();
-  const local = await startTestApp({ ...NO_SHEDDING, embedded: { enabled: false }, sources: [{ name: 'remote', kind: 'kcp', kubeconfig: kubeconfigFor(proxy.port) }] });
+  const local = await startTestApp({ ...NO_SHEDDING, embedded: { enabled: false }, sources: [{ name: 'remote', kind: 'kcp', kubeconfig: kubeconfigFor(`http://127.0.0.1:${proxy.port}`) }] });
   return {
     remote, proxy, local,
     things: `${remote.clusterUrl('root')}/apis/${GVR.group}/${GVR.version}/${GVR.resource}`,
@@ -61,25 +59,7 @@ export async function seed(base: string): Promise<void> {
   expect((await request('POST', `${base}${CCRS}`, ccr('things', GVR))).status).toBe(201);
 }
 
-/** kubeconfigFor writes a kubeconfig for a plain-http server on a loopback port. */
-export function kubeconfigFor(port: number): string {
-  const path = join(mkdtempSync(join(tmpdir(), 'cachegate-faults-')), 'config');
-  writeFileSync(path, [
-    'apiVersion: v1',
-    'kind: Config',
-    `clusters: [{name: remote, cluster: {server: "http://127.0.0.1:${port}"}}]`,
-    'users: [{name: anonymous, user: {}}]',
-    'contexts: [{name: remote, context: {cluster: remote, user: anonymous}}]',
-    'current-context: remote',
-  ].join('\n'));
-  return path;
-}
 
-/** readyz reads the local cachegate's verbose readiness. */
-export async function readyz(app: TestApp): Promise<{ status: number; text: string }> {
-  const res = await fetch(`${app.url}/readyz?verbose`);
-  return { status: res.status, text: await res.text() };
-}
 
 interface Original {
   readonly metadata: { readonly name: string; readonly resourceVersion: string };
@@ -107,9 +87,4 @@ export async function cacheState(rig: Rig): Promise<string[]> {
 /** expectCacheEqualsSource waits until the local cache holds exactly the remote's objects. */
 export async function expectCacheEqualsSource(rig: Rig, timeoutMs = 30_000): Promise<void> {
   await eventually(async () => expect(await cacheState(rig)).toEqual(await sourceState(rig)), timeoutMs, 200);
-}
-
-/** sleep waits ms milliseconds. */
-export function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }

@@ -6,7 +6,8 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, request } from '../../helpers/kube-http.js';
-import { expectCacheEqualsSource, readyz, startRig } from './fault-rig.js';
+import { expectCacheEqualsSource, startRig } from './fault-rig.js';
+import { readyz } from '../../helpers/test-app.js';
 import type { Rig } from './fault-rig.js';
 import { mixedWrites } from './mixed-writes.js';
 

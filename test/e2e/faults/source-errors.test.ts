@@ -6,10 +6,12 @@
 //   case 3: a 410 storm (every watch answered 410 Gone, as an HTTP status or as an ERROR event)
 //           during writes → re-lists, spaced by backoff, lose no event: the cache equals the source.
 
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../../helpers/kube-http.js';
 import type { Fault } from '../../helpers/tcp-proxy.js';
-import { expectCacheEqualsSource, readyz, sleep, startRig } from './fault-rig.js';
+import { expectCacheEqualsSource, startRig } from './fault-rig.js';
+import { readyz } from '../../helpers/test-app.js';
 import type { Rig } from './fault-rig.js';
 import { mixedWrites } from './mixed-writes.js';
 

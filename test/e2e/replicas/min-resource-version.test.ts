@@ -4,12 +4,10 @@
 // an older version. A resourceVersion B cannot reach in time answers 504 with Retry-After; a
 // malformed one answers 400. Real apps over real HTTP.
 
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { crd, eventually, request } from '../../helpers/kube-http.js';
 import { CCRS, ccr } from '../../helpers/replication.js';
+import { kubeconfigFor } from '../../helpers/kubeconfig.js';
 import { startTestApp } from '../../helpers/test-app.js';
 import type { TestApp } from '../../helpers/test-app.js';
 import { gql } from '../graphql/graphql-http.js';
@@ -19,18 +17,6 @@ const GVR = { group: 'machines.svm.io', version: 'v1alpha1', resource: 'instance
 const SCHEMA = 'v1alpha1.instances.machines.svm.io';
 const WAIT_MS = 1500;
 
-function kubeconfigFor(url: string): string {
-  const path = join(mkdtempSync(join(tmpdir(), 'cachegate-kubeconfig-')), 'config');
-  writeFileSync(path, [
-    'apiVersion: v1',
-    'kind: Config',
-    `clusters: [{name: s, cluster: {server: "${url}"}}]`,
-    'users: [{name: anonymous, user: {}}]',
-    'contexts: [{name: s, context: {cluster: s, user: anonymous}}]',
-    'current-context: s',
-  ].join('\n'));
-  return path;
-}
 
 function replicaConfig(kubeconfig: string): Record<string, unknown> {
   return {
