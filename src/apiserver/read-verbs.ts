@@ -8,6 +8,7 @@ import { parseLabelSelector } from '../apimachinery/label-selector.js';
 import { parseFieldSelector } from '../apimachinery/field-selector.js';
 import { LOGICAL_CLUSTER_ANNOTATION } from '../apimachinery/logical-cluster.js';
 import type { ListOptions, ListResult, WatchEvent } from '../store/store.js';
+import { tooLargeResourceVersion } from '../store/store-errors.js';
 import type { ApiContext } from './api-context.js';
 import { scopeOf } from './api-context.js';
 import { keyOf, present } from './object-input.js';
@@ -42,6 +43,7 @@ export async function listOrWatch(ctx: ApiContext, target: RequestTarget, req: F
     await watch(ctx, target, req, reply, selectors);
     return;
   }
+  await refuseFutureVersion(ctx, firstValue(query['resourceVersion']));
   const opts: ListOptions = {
     ...selectors,
     limit: Math.min(parseNonNegativeInt('limit', query['limit']) ?? 0, MAX_LIST_LIMIT) || undefined,
@@ -97,6 +99,18 @@ async function watch(
     bookmarks: parseBoolean('allowWatchBookmarks', query['allowWatchBookmarks']),
     encode,
   }, limits, ctx.watches);
+}
+
+/**
+ * refuseFutureVersion answers a list "not older than" a resourceVersion this store has not reached
+ * as kube-apiserver does (504, ResourceVersionTooLarge), so a client that followed an earlier
+ * incarnation of the store re-lists from scratch instead of trusting a list that predates its own.
+ */
+async function refuseFutureVersion(ctx: ApiContext, resourceVersion: string | undefined): Promise<void> {
+  if (resourceVersion === undefined || !/^\d{1,20}$/.test(resourceVersion)) return;
+  const current = Number(await ctx.store.resourceVersion());
+  const requested = Number(resourceVersion);
+  if (requested > current) throw tooLargeResourceVersion(requested, current);
 }
 
 function listMeta(page: ListResult): Record<string, unknown> {

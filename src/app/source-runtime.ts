@@ -135,7 +135,8 @@ export function startSourceRuntime(opts: SourceRuntimeOptions): SourceRuntime {
       if (!ccrs.reflector.hasSynced()) throw new Error(reason ? `not connected: ${reason}` : 'not synced yet');
       const lost = sourceHealth(ccrs.reflector, Date.now());
       if (lost.error !== undefined) throw new Error(`unreachable since ${lost.since ?? '?'}: ${lost.error}`);
-      if (!controller.hasSynced()) throw new Error('replication informers not synced yet');
+      // Only the first sync counts: a CCR created later reports its progress in its own status.
+      if (!controller.hasSynced()) throw new Error('first sync not finished: the ClusterCachedResources found at start are still replicating');
     },
     async stop() {
       await controller.stop();

@@ -63,7 +63,7 @@ export class InformerCache {
 
   /**
    * replace makes the store equal to a fresh list: new objects are added, changed ones (another
-   * resourceVersion) updated, vanished ones deleted; unchanged ones raise no event.
+   * resourceVersion or another UID) updated, vanished ones deleted; unchanged ones raise no event.
    */
   replace(items: Iterable<KubeObject>): void {
     const fresh = new Map<string, KubeObject>();
@@ -78,7 +78,7 @@ export class InformerCache {
     }
     for (const [key, obj] of fresh) {
       const old = this.#objects.get(key);
-      if (old !== undefined && old.metadata.resourceVersion === obj.metadata.resourceVersion) continue;
+      if (old !== undefined && sameVersion(old, obj)) continue;
       this.#set(key, obj, old);
     }
   }
@@ -119,4 +119,12 @@ export class InformerCache {
       this.#log.error({ err }, 'informer handler failed');
     }
   }
+}
+
+/**
+ * sameVersion: one object at one version. The UID counts too: a source that restarted empty counts
+ * versions from the start again, so a new object can carry the version of an old one of its name.
+ */
+function sameVersion(a: KubeObject, b: KubeObject): boolean {
+  return a.metadata.resourceVersion === b.metadata.resourceVersion && a.metadata.uid === b.metadata.uid;
 }

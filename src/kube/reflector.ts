@@ -19,7 +19,9 @@ import { informerRestartsCounter } from './informer-metrics.js';
 import type { SourceConnection } from './source-connection.js';
 import { clusterOf, resourcePath } from './source-connection.js';
 import type { WatchStream } from './source-transport.js';
-import { runWatch } from './watch-session.js';
+import { SourceIncarnation } from './source-incarnation.js';
+import { sourceIdentity } from './source-identity.js';
+import { RELIST_OUTCOMES, runWatch } from './watch-session.js';
 import type { WatchOutcome } from './watch-session.js';
 
 /** ReflectorOptions configure one reflector; cluster undefined watches every cluster of a kcp source. */
@@ -39,6 +41,13 @@ export interface ReflectorOptions {
 /** WATCH_TIMEOUT_RANGE_S: each watch asks the server to end it after 5–10 minutes, as client-go does, so a silently dead stream cannot last forever. */
 const WATCH_TIMEOUT_RANGE_S = [300, 600] as const;
 
+/** RELIST_REASONS say in the log why a watch outcome led to a re-list. */
+const RELIST_REASONS: Readonly<Partial<Record<WatchOutcome, string>>> = {
+  'gone': 'the watch resourceVersion expired (410); relisting',
+  'too-large': 'the source has not reached our resourceVersion (it restarted?); relisting',
+  'rewound': 'the source sent a resourceVersion older than one already seen (it restarted?); relisting',
+};
+
 /** Reflector keeps a store of one resource of one source in step with the source. */
 export class Reflector {
   readonly source: SourceConnection;
@@ -50,6 +59,7 @@ export class Reflector {
   readonly #cache: InformerCache;
   readonly #backoff: Backoff;
   readonly #countRestart: () => void;
+  readonly #incarnation = new SourceIncarnation();
   #resourceVersion = '';
   #started = false;
   #stopped = false;
@@ -145,12 +155,19 @@ export class Reflector {
     while (!this.#stopped) {
       try {
         if (relist) await this.#list();
+        else if (await this.#restartedSinceList()) {
+          relist = true;
+          this.#behind('the source has another identity than at the last list (it restarted); relisting');
+          continue;
+        }
         relist = false;
         if (this.#stopped) return;
         const outcome = await this.#watch();
         if (this.#stopped) return;
-        relist = outcome === 'gone';
-        if (relist) this.#restart('the watch resourceVersion expired (410); relisting');
+        relist = RELIST_OUTCOMES.has(outcome);
+        // An expired version is routine (the server compacted); the others mean the source restarted.
+        if (outcome === 'gone') this.#restart(RELIST_REASONS[outcome] ?? 'relisting');
+        else if (relist) this.#behind(RELIST_REASONS[outcome] ?? 'relisting');
         // A 410 storm (every watch refused as too old) must not turn into a list-watch hot loop.
         if (relist || outcome === 'short') await this.#sleep(this.#backoff.next());
       } catch (err) {
@@ -171,9 +188,14 @@ export class Reflector {
     const controller = new AbortController();
     this.#listAbort = controller;
     const { client, gvr, cluster } = this.#opts;
+    // The identity is read before the list, so a restart between the two shows up at the next check.
+    const identity = await sourceIdentity(client);
     const page = await client.listAll(cluster, gvr, { labelSelector: this.labelSelector, signal: controller.signal });
     this.#listAbort = undefined;
     if (this.#stopped) return;
+    if (this.#incarnation.listed(identity, page.resourceVersion)) {
+      this.#log.warn({ resourceVersion: page.resourceVersion, previous: this.#resourceVersion }, 'the source went back in time; its list replaces everything');
+    }
     this.#cache.replace(page.items);
     this.#resourceVersion = page.resourceVersion;
     this.#synced = true;
@@ -216,17 +238,36 @@ export class Reflector {
     if (!isPlainObject(object)) return undefined;
     if (type === 'ERROR') {
       if (object['code'] === 410) return 'gone';
+      if (object['code'] === 504) return 'too-large';
       const message = typeof object['message'] === 'string' ? object['message'] : JSON.stringify(object);
       return new Error(`watch error event: ${message}`);
     }
     if (!isPlainObject(object['metadata'])) return undefined;
     const obj = object as KubeObject;
+    const version = obj.metadata.resourceVersion;
+    if (typeof version === 'string' && !this.#incarnation.seen(version)) return 'rewound';
     if (type === 'ADDED' || type === 'MODIFIED') this.#cache.upsert(obj);
     else if (type === 'DELETED') this.#cache.remove(obj);
     else if (type !== 'BOOKMARK') return undefined;
     const rv = obj.metadata.resourceVersion;
     if (typeof rv === 'string' && rv !== '') this.#resourceVersion = rv;
     return undefined;
+  }
+
+  /** #restartedSinceList reads the source's identity before a re-watch: another one means it restarted. */
+  async #restartedSinceList(): Promise<boolean> {
+    if (this.#incarnation.identity === undefined) return false;
+    return this.#incarnation.isAnother(await sourceIdentity(this.#opts.client));
+  }
+
+  /**
+   * #behind records that the store is known to be behind the source until the next list succeeds:
+   * readiness and reports see it as a failure (after their grace), never as connected.
+   */
+  #behind(reason: string): void {
+    if (this.#lastError === undefined || this.#failingSince === undefined) this.#failingSince = new Date().toISOString();
+    this.#lastError = `${this.#describe()}: ${reason}`;
+    this.#restart(reason);
   }
 
   #restart(reason: string): void {

@@ -4,8 +4,16 @@
 
 import type { SourceTransport, TransportFailure, WatchStream } from './source-transport.js';
 
-/** WatchOutcome: re-watch at once ('closed'), after a backoff pause ('short'), or relist ('gone'). */
-export type WatchOutcome = 'closed' | 'short' | 'gone';
+/**
+ * WatchOutcome: re-watch at once ('closed') or after a backoff pause ('short'); or relist, because
+ * the resourceVersion expired ('gone', 410), because the server has not reached it ('too-large',
+ * 504 ResourceVersionTooLarge: it restarted and counts again), or because its versions went
+ * backwards mid-stream ('rewound').
+ */
+export type WatchOutcome = 'closed' | 'short' | 'gone' | 'too-large' | 'rewound';
+
+/** RELIST_OUTCOMES are the outcomes after which the reflector must list again. */
+export const RELIST_OUTCOMES: ReadonlySet<WatchOutcome> = new Set(['gone', 'too-large', 'rewound']);
 
 /** SHORT_WATCH_MS: a stream that ends this quickly without one event is treated like a refusal, so we do not spin. */
 const SHORT_WATCH_MS = 1000;
@@ -55,9 +63,14 @@ export function runWatch(opts: WatchSessionOptions): Promise<WatchOutcome> {
   });
 }
 
-/** endOutcome maps how a stream ended: cleanly or by our own abort → re-watch; 410 → relist; else an error. */
+/**
+ * endOutcome maps how a stream ended: cleanly or by our own abort → re-watch; 410 → relist; 504 →
+ * relist too (client-node drops the refusal's body, and a watch refused with 504 is kube-apiserver's
+ * "too large resource version"; after a gateway's timeout a re-list is merely cautious); else an error.
+ */
 function endOutcome(failure: TransportFailure | undefined): WatchOutcome | Error {
   if (failure === undefined || failure.aborted) return 'closed';
   if (failure.status === 410) return 'gone';
+  if (failure.status === 504) return 'too-large';
   return new Error(`watch failed: ${failure.message}`);
 }

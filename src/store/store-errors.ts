@@ -59,3 +59,19 @@ export function expiredContinue(): AppError {
     'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter.',
   );
 }
+
+/** RESOURCE_VERSION_TOO_LARGE is the cause type kube-apiserver gives a resourceVersion it has not reached. */
+export const RESOURCE_VERSION_TOO_LARGE = 'ResourceVersionTooLarge';
+
+/**
+ * tooLargeResourceVersion is kube-apiserver's answer to a list or watch from a resourceVersion
+ * newer than its own: 504 Timeout with cause ResourceVersionTooLarge. A client that holds such a
+ * version is following another incarnation of this store (it restarted and counts again from 1),
+ * so waiting would deliver nothing; clients such as client-go re-list on it.
+ */
+export function tooLargeResourceVersion(requested: number, current: number): AppError {
+  return new AppError('Timeout', `Timeout: Too large resource version: ${requested}, current: ${current}`, {
+    causes: [{ reason: RESOURCE_VERSION_TOO_LARGE, message: 'Too large resource version' }],
+    retryAfterSeconds: 1,
+  });
+}

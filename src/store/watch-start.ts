@@ -3,6 +3,7 @@
 // slip between the catch-up and the live stream.
 
 import { AppError } from '../errors.js';
+import { tooLargeResourceVersion } from './store-errors.js';
 import type { KubeObject } from '../apimachinery/object-meta.js';
 import type { EventWindow } from './event-window.js';
 import { collectObjects } from './list-query.js';
@@ -27,9 +28,12 @@ export const INITIAL_EVENTS_END = 'k8s.io/initial-events-end';
 /** startWatch catches a new watcher up and registers it; it throws Expired or BadRequest. */
 export function startWatch(ctx: WatchContext, scope: Scope, opts: WatchOptions, listener: WatchListener): Watch {
   const from = parseStart(opts.resourceVersion);
+  const current = ctx.currentRv();
+  // A version this store never issued belongs to an earlier incarnation of it (restarted, counting
+  // from 1 again): waiting for it would hide every change until the counter passes it.
+  if (from > current) throw tooLargeResourceVersion(from, current);
   const resource = ctx.table.ensureResource(scope.group, scope.resource);
   const watcher = new Watcher({ ...scope, labelSelector: opts.labelSelector, fieldSelector: opts.fieldSelector }, listener, ctx.onListenerError);
-  const current = ctx.currentRv();
   if (opts.sendInitialEvents === true || from === 0) {
     for (const obj of collectObjects(resource, scope, opts)) watcher.send('ADDED', obj);
     if (opts.sendInitialEvents === true) watcher.send('BOOKMARK', bookmarkObject(current, true));
@@ -42,7 +46,7 @@ export function startWatch(ctx: WatchContext, scope: Scope, opts: WatchOptions, 
       if (source.resource === resource) watcher.offer(rv, type, object, previous, source.cluster);
     });
   }
-  // Live changes start after whatever was sent; a version from the future also holds them back.
+  // Live changes start after whatever was sent.
   watcher.afterRv = Math.max(from, current);
   if (!watcher.isStopped()) ctx.hub.add(resource, watcher);
   return {

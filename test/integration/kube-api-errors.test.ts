@@ -154,5 +154,17 @@ describe('kube API errors', () => {
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ kind: 'Status', apiVersion: 'v1', status: 'Failure', reason: 'BadRequest', code: 400 });
   });
+  it.each([
+    ['case 23: a list', ''],
+    ['case 24: a watch', '&watch=true'],
+    ['case 25: a watch of the cache API', '&watch=true'],
+  ])('%s from a resourceVersion the server has not reached is 504 Timeout with cause ResourceVersionTooLarge', async (name, extra) => {
+    const base = name.includes('cache API') ? `${app.url}/services/cache/shards/*/clusters/*/apis/cache.kcp.io/v1alpha1/cachedobjects` : cm;
+    const res = await request('GET', `${base}?resourceVersion=99999999${extra}`);
+    expect(res.status).toBe(504);
+    expect(res.body).toMatchObject({ kind: 'Status', status: 'Failure', reason: 'Timeout', code: 504, details: { retryAfterSeconds: 1 } });
+    expect(res.body.message).toMatch(/^Timeout: Too large resource version: 99999999, current: \d+$/);
+    expect(res.body.details.causes).toEqual([{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }]);
+  });
 });
 

@@ -13,6 +13,7 @@ import type { CcrClient, CopyPurger, ResolveResource, StartChild } from './ccr-d
 import { reconcileCcr } from './ccr-reconcile.js';
 import { ccrKey, splitCcrKey } from './ccr-view.js';
 import { ChildRegistry } from './child-registry.js';
+import { InitialSync } from './initial-sync.js';
 
 /** COUNTS_DELAY_MS bounds how often count changes are written to a CCR's status. */
 export const COUNTS_DELAY_MS = 200;
@@ -39,11 +40,21 @@ export class ClusterCachedResourceController {
   readonly #opts: CcrControllerOptions;
   readonly #children: ChildRegistry;
   readonly #controller: Controller;
+  readonly #initialSync: InitialSync;
   #removeHandler: (() => void) | undefined;
 
   constructor(opts: CcrControllerOptions) {
     this.#opts = opts;
     this.#children = new ChildRegistry(opts.startChild, opts.purger);
+    this.#initialSync = new InitialSync({
+      ccrsSynced: () => opts.ccrs.hasSynced(),
+      ccrKeys: () => [...opts.ccrs.list()].map((obj) => ccrKey(opts.ccrs.clusterOf(obj), obj.metadata.name ?? '')),
+      stored: (key) => {
+        const { cluster, name } = splitCcrKey(key);
+        return opts.ccrs.get(cluster, '', name);
+      },
+      childSynced: (key) => this.#children.get(key)?.hasSynced(),
+    });
     this.#controller = new Controller({
       name: `clustercachedresources:${opts.shard}`,
       workers: opts.workers,
@@ -86,9 +97,12 @@ export class ClusterCachedResourceController {
     await this.#children.stopAll();
   }
 
-  /** hasSynced tells whether the CCR informer and every child's source informer have synced. */
+  /**
+   * hasSynced tells whether the first sync is done: the CCR informer listed, and every CCR of that
+   * first list has a synced child or cannot replicate (see initial-sync.ts). It stays true after.
+   */
   hasSynced(): boolean {
-    return this.#opts.ccrs.hasSynced() && this.#children.children().every((child) => child.hasSynced());
+    return this.#initialSync.done();
   }
 
   async #reconcile(key: string): Promise<number | undefined> {

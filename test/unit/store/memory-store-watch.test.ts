@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { AppError } from '../../../src/errors.js';
 import { CM, cm, keyOf, newStore, recorder } from './fixtures.js';
 import { labelEquals } from './selectors.js';
 
@@ -120,12 +121,16 @@ describe('MemoryStore watch', () => {
     expect(second.events).toEqual([]);
   });
 
-  it('case 12: a future resourceVersion holds back events up to it', async () => {
+  it('case 12: a resourceVersion the store has not reached is refused as too large (504, ResourceVersionTooLarge)', async () => {
     const store = newStore();
+    await store.create(CM, cm('a'));
+    const refused = await store.watch(ALL, { resourceVersion: '2' }, () => undefined).then(() => undefined, (err: unknown) => err);
+    expect(refused).toMatchObject({ code: 'Timeout', message: 'Timeout: Too large resource version: 2, current: 1' });
+    expect((refused as AppError).details.causes).toEqual([{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }]);
     const rec = recorder();
-    await store.watch(ALL, { resourceVersion: '2' }, rec.listener);
-    for (const n of ['a', 'b', 'c']) await store.create(CM, cm(n));
-    expect(rec.summary()).toEqual(['ADDED c 3']);
+    await store.watch(ALL, { resourceVersion: '1' }, rec.listener);
+    await store.create(CM, cm('b'));
+    expect(rec.summary()).toEqual(['ADDED b 2']);
   });
 
   it('case 13: a throwing listener is stopped and reported; others still receive', async () => {
