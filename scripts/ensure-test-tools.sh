@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs the real clients the tests drive, when this machine lacks them: the Python Kubernetes
-# client (Debian's python3-kubernetes, used with /usr/bin/python3). kubectl is part of the
+# client (Debian's python3-kubernetes, used with /usr/bin/python3) and the headless browser of the
+# page tests (Debian's chromium, driven by playwright-core; playwright's own browser downloads
+# cannot reach their hosts, so `npx playwright install` is never used). kubectl is part of the
 # machine image; its absence is reported, since the tests that need it must fail loudly.
 # Runs before `npm test` (npm's pretest), so `npm ci && npm test` works on a fresh machine.
 set -euo pipefail
@@ -8,6 +10,9 @@ set -euo pipefail
 missing=()
 if ! /usr/bin/python3 -c 'import kubernetes' >/dev/null 2>&1; then
   missing+=(python3-kubernetes)
+fi
+if [ ! -x /usr/bin/chromium ]; then
+  missing+=(chromium)
 fi
 
 if [ ${#missing[@]} -gt 0 ]; then

@@ -14,15 +14,15 @@ import { cacheApiCatalog, locateInCache } from './apiserver/cache-api/cache-api-
 import { createEmbeddedSource } from './apiserver/embedded/embedded-source.js';
 import { cachePurger, createCacheStore } from './app/cache-store.js';
 import { createAuthRuntime } from './app/auth-runtime.js';
-import { createFastify } from './app/http-server.js';
+import { createHttpServer } from './app/http-server.js';
 import { authPlugin } from './auth/auth-plugin.js';
 import { authorizeClusterRequest } from './auth/cluster-guard.js';
 import { startSourceRuntime } from './app/source-runtime.js';
 import type { SourceRuntime } from './app/source-runtime.js';
+import { GRAPHIQL_ROUTES } from './graphql/graphiql-page.js';
 import { graphqlPlugin } from './graphql/graphql-plugin.js';
 import { facadePlugin } from './http/facade/facade-plugin.js';
 import { ActiveWatches } from './apiserver/watch-stream.js';
-import { ConnectionTracker } from './http/connection-tracker.js';
 import { registerLoadShedding } from './http/load-shedding.js';
 import { metricsPlugin } from './http/metrics-route.js';
 import { observeCachedObjects, observeStreamingClients } from './metrics/observed-gauges.js';
@@ -62,7 +62,7 @@ export interface App {
   readonly write: WriteService;
   /** start listens and resolves with the base URL, once the service is serving. */
   start(): Promise<string>;
-  /** stop turns readiness off, stops controllers and informers, ends watches, drains requests and closes. */
+  /** stop turns readiness off (drainDelayMs), stops controllers and informers, closes the listener, ends watches, lets requests in flight finish. */
   stop(opts?: StopOptions): Promise<void>;
 }
 
@@ -79,11 +79,11 @@ export interface AppOptions {
 /** buildApp wires one instance of cachegate from a validated config. */
 export async function buildApp(config: Config, opts: AppOptions = {}): Promise<App> {
   const logger = opts.logger ?? pino({ level: config.logLevel, redact: ['req.headers.authorization', 'headers.authorization'] });
-  const fastify = createFastify(logger, config.limits.bodyBytes);
+  const { fastify, connections } = createHttpServer(logger, config.limits.bodyBytes);
   const metrics = createMetrics();
-  const sourceStore = new MemoryStore({ eventWindow: config.store.eventWindow });
+  const sourceStore = new MemoryStore({ eventWindow: config.store.eventWindow, eventWindowBytes: config.store.eventWindowBytes });
   const embedded = createEmbeddedSource(sourceStore);
-  const cache = createCacheStore(config.store.eventWindow);
+  const cache = createCacheStore(config.store.eventWindow, config.store.eventWindowBytes);
   const informers = new SharedInformers({ log: logger.child({ component: 'informers' }), metrics: metrics.registry });
   const runtimes: SourceRuntime[] = [];
   // The read-your-writes overlay (config `cache`): absent when disabled, so reads and writes pay nothing.
@@ -100,9 +100,9 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
     waiter: new ReadWaiter({
       timeoutMs: config.limits.minResourceVersionWaitMs,
       progress: {
-        hasReplicated: (shard, cluster, resourceVersion) => {
-          const runtime = runtimes.find((r) => r.name === shard);
-          return runtime !== undefined && replicatedAtLeast(runtime.replicationProgress(cluster), resourceVersion);
+        hasReplicated: (wanted) => {
+          const runtime = runtimes.find((r) => r.name === wanted.shard);
+          return runtime !== undefined && replicatedAtLeast(runtime.replicationProgress(wanted.cluster), wanted);
         },
       },
     }),
@@ -142,7 +142,7 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
 
   await registerLoadShedding(fastify, { maxEventLoopDelayMs: config.limits.maxEventLoopDelayMs, retryAfterSeconds: 10 });
   const auth = createAuthRuntime(config.auth);
-  await fastify.register(authPlugin, auth.plugin);
+  await fastify.register(authPlugin, { ...auth.plugin, publicRoutes: GRAPHIQL_ROUTES });
   await fastify.register(metricsPlugin, { metrics });
   const watches = { embedded: new ActiveWatches(), cache: new ActiveWatches() };
   observeStreamingClients(metrics.registry, { embedded: () => watches.embedded.size, cache: () => watches.cache.size });
@@ -164,7 +164,10 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
   }
   // facade: REST and GraphQL register here
   await fastify.register(facadePlugin, { read, write, registry: metrics.registry, sseMaxBufferedBytes: config.watch.maxBufferedBytes, bodyLimit: config.limits.bodyBytes });
-  await fastify.register(graphqlPlugin, { read, write, registry: metrics.registry, ...(auth.authenticator ? { authenticator: auth.authenticator } : {}) });
+  await fastify.register(graphqlPlugin, {
+    read, write, registry: metrics.registry, websocket: config.graphql.websocket, subscriptionQueueBytes: config.watch.maxBufferedBytes,
+    ...(auth.authenticator ? { authenticator: auth.authenticator } : {}),
+  });
   await fastify.register(apiServerPlugin, {
     ...common, prefix: '/services/cache/shards/:shard/clusters/:cluster', store: cache, catalog: cacheApiCatalog(), hooks: {},
     locate: locateInCache, requireNamespaces: false, watches: watches.cache,
@@ -195,12 +198,15 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
     informers.stopAll();
   };
 
-  const connections = new ConnectionTracker(fastify.server);
+  // The root's hook runs before the plugins' (which end watches and streams). The controllers
+  // reach the embedded source through this listener, so they stop while it still serves; only
+  // then is it closed, so a client whose watch ends next cannot open another.
   fastify.addHook('preClose', async () => {
     serving = false;
-    connections.closing();
+    connections.drain();
     overlayRuntime?.stop();
     await stopSources();
+    await connections.stopAccepting();
   });
 
   return {
@@ -219,7 +225,9 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
     },
     async stop(stopOpts: StopOptions = {}) {
       serving = false;
-      // Readiness answers 503 while the listener still serves, so load balancers stop sending first.
+      // Readiness answers 503 while the listener still serves, so load balancers stop sending
+      // first; meanwhile every response closes its connection, so keep-alive clients leave cleanly.
+      connections.drain();
       if (stopOpts.drainDelayMs) await new Promise((resolve) => setTimeout(resolve, stopOpts.drainDelayMs));
       await fastify.close();
     },

@@ -20,8 +20,9 @@ function readConfigOrExit(): Config {
 
 /**
  * SHUTDOWN_DELAY_MS: after SIGTERM, readiness answers 503 while requests are still served this
- * long, so a load balancer or Service sees the pod leave before its listener closes. Then
- * watches end, in-flight requests finish, and the process exits, well within 10 s.
+ * long (each closing its keep-alive connection), so a load balancer or Service sees the pod leave
+ * before its listener closes. Then controllers stop, the listener closes, in-flight requests
+ * finish, watches end, and the process exits, well within 10 s.
  */
 const SHUTDOWN_DELAY_MS = 2000;
 

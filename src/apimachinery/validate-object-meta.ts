@@ -1,8 +1,12 @@
 // Validation of the metadata of an incoming object, following Kubernetes' ValidateObjectMeta:
-// the same checks, the same cause reasons and the same message wording. Causes are reported
-// per field (metadata.labels, not metadata.labels.<key>), as Kubernetes does.
+// the same checks and limits, the same cause reasons and the same message wording. Causes are
+// reported per field (metadata.labels, not metadata.labels.<key>), as Kubernetes does. Labels
+// have no total size limit in Kubernetes, only per key and value; annotations have one.
+// Wrong JSON types are normally refused before this by the decoder check (400, go-json-decode.ts);
+// the type causes below keep this function safe to call on any value.
 
 import type { StatusCause } from '../errors.js';
+import { forbiddenCause, invalidCause, requiredCause, tooLongCause } from './field-causes.js';
 import {
   isDNS1123Label,
   isDNS1123Subdomain,
@@ -13,6 +17,7 @@ import {
   utf8Length,
 } from './name-validation.js';
 import { isPlainObject } from './object-meta.js';
+import { validateFinalizers, validateManagedFields, validateNoNewFinalizers, validateOwnerReferences } from './validate-meta-lists.js';
 
 /** NameRule selects how metadata.name of a resource is validated. */
 export type NameRule = 'subdomain' | 'label' | 'path-segment';
@@ -33,14 +38,24 @@ export const TOTAL_ANNOTATION_SIZE_LIMIT = 256 * 1024;
  * carry metadata.namespace, so fill it from the request path before calling this.
  */
 export function validateObjectMeta(meta: unknown, rules: ObjectMetaRules): StatusCause[] {
-  if (meta === undefined || meta === null) return [required('metadata', '')];
-  if (!isPlainObject(meta)) return [invalid('metadata', meta, 'must be an object')];
+  if (meta === undefined || meta === null) return [requiredCause('metadata')];
+  if (!isPlainObject(meta)) return [invalidCause('metadata', meta, 'must be an object')];
   return [
     ...validateNames(meta, rules.nameRule),
     ...validateNamespace(meta.namespace, rules.namespaced),
     ...validateLabels(meta.labels),
     ...validateAnnotations(meta.annotations),
+    ...validateLists(meta),
   ];
+}
+
+/**
+ * validateObjectMetaUpdate adds the rules of an update to those of validateObjectMeta: an object
+ * being deleted may lose finalizers but gain none.
+ */
+export function validateObjectMetaUpdate(meta: Record<string, unknown>, old: { readonly deletionTimestamp?: string; readonly finalizers?: readonly string[] }): StatusCause[] {
+  if (old.deletionTimestamp === undefined) return [];
+  return validateNoNewFinalizers(strings(meta.finalizers), old.finalizers ?? []);
 }
 
 function validateNames(meta: Record<string, unknown>, rule: NameRule): StatusCause[] {
@@ -49,12 +64,12 @@ function validateNames(meta: Record<string, unknown>, rule: NameRule): StatusCau
   const name = typeof meta.name === 'string' ? meta.name : '';
   const generateName = typeof meta.generateName === 'string' ? meta.generateName : '';
   for (const message of nameErrors(generateName, rule, true)) {
-    causes.push(invalid('metadata.generateName', generateName, message));
+    causes.push(invalidCause('metadata.generateName', generateName, message));
   }
   // An invalid prefix makes any generated name invalid too; report the problem only once.
   if (causes.length > 0 || (name === '' && generateName !== '')) return causes;
-  if (name === '') return [required('metadata.name', 'name or generateName is required')];
-  return nameErrors(name, rule, false).map((message) => invalid('metadata.name', name, message));
+  if (name === '') return [requiredCause('metadata.name', 'name or generateName is required')];
+  return nameErrors(name, rule, false).map((message) => invalidCause('metadata.name', name, message));
 }
 
 function nameErrors(name: string, rule: NameRule, prefix: boolean): string[] {
@@ -71,20 +86,20 @@ function validateNamespace(namespace: unknown, namespaced: boolean): StatusCause
     return notAString(field, namespace);
   }
   const value = namespace ?? '';
-  if (!namespaced) return value === '' ? [] : [forbidden(field, 'not allowed on this type')];
-  if (value === '') return [required(field, '')];
-  return isDNS1123Label(value).map((message) => invalid(field, value, message));
+  if (!namespaced) return value === '' ? [] : [forbiddenCause(field, 'not allowed on this type')];
+  if (value === '') return [requiredCause(field)];
+  return isDNS1123Label(value).map((message) => invalidCause(field, value, message));
 }
 
 function validateLabels(labels: unknown): StatusCause[] {
   const field = 'metadata.labels';
   if (labels === undefined || labels === null) return [];
-  if (!isPlainObject(labels)) return [invalid(field, labels, 'must be an object')];
+  if (!isPlainObject(labels)) return [invalidCause(field, labels, 'must be an object')];
   const causes: StatusCause[] = [];
   for (const [key, value] of Object.entries(labels)) {
-    for (const message of isQualifiedName(key)) causes.push(invalid(field, key, message));
-    if (typeof value !== 'string') causes.push(invalid(field, value, 'must be a string'));
-    else for (const message of isValidLabelValue(value)) causes.push(invalid(field, value, message));
+    for (const message of isQualifiedName(key)) causes.push(invalidCause(field, key, message));
+    if (typeof value !== 'string') causes.push(invalidCause(field, value, 'must be a string'));
+    else for (const message of isValidLabelValue(value)) causes.push(invalidCause(field, value, message));
   }
   return causes;
 }
@@ -92,47 +107,39 @@ function validateLabels(labels: unknown): StatusCause[] {
 function validateAnnotations(annotations: unknown): StatusCause[] {
   const field = 'metadata.annotations';
   if (annotations === undefined || annotations === null) return [];
-  if (!isPlainObject(annotations)) return [invalid(field, annotations, 'must be an object')];
+  if (!isPlainObject(annotations)) return [invalidCause(field, annotations, 'must be an object')];
   const causes: StatusCause[] = [];
   let size = 0;
   for (const [key, value] of Object.entries(annotations)) {
     // Annotation keys are qualified names in which case does not matter.
-    for (const message of isQualifiedName(key.toLowerCase())) causes.push(invalid(field, key, message));
-    if (typeof value !== 'string') causes.push(invalid(field, value, 'must be a string'));
+    for (const message of isQualifiedName(key.toLowerCase())) causes.push(invalidCause(field, key, message));
+    if (typeof value !== 'string') causes.push(invalidCause(field, value, 'must be a string'));
     else size += utf8Length(key) + utf8Length(value);
   }
-  if (size > TOTAL_ANNOTATION_SIZE_LIMIT) {
-    causes.push(cause('FieldValueTooLong', field, `Too long: may not be more than ${TOTAL_ANNOTATION_SIZE_LIMIT} bytes`));
-  }
+  if (size > TOTAL_ANNOTATION_SIZE_LIMIT) causes.push(tooLongCause(field, TOTAL_ANNOTATION_SIZE_LIMIT));
   return causes;
+}
+
+function validateLists(meta: Record<string, unknown>): StatusCause[] {
+  const causes: StatusCause[] = [];
+  if (Array.isArray(meta.finalizers)) causes.push(...validateFinalizers(strings(meta.finalizers)));
+  else causes.push(...notAList('metadata.finalizers', meta.finalizers));
+  if (Array.isArray(meta.ownerReferences)) causes.push(...validateOwnerReferences(meta.ownerReferences.filter(isPlainObject)));
+  else causes.push(...notAList('metadata.ownerReferences', meta.ownerReferences));
+  if (Array.isArray(meta.managedFields)) causes.push(...validateManagedFields(meta.managedFields));
+  else causes.push(...notAList('metadata.managedFields', meta.managedFields));
+  return causes;
+}
+
+function strings(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
+}
+
+function notAList(field: string, value: unknown): StatusCause[] {
+  return value === undefined || value === null ? [] : [invalidCause(field, value, 'must be a list')];
 }
 
 function notAString(field: string, value: unknown): StatusCause[] {
   if (value === undefined || value === null || typeof value === 'string') return [];
-  return [invalid(field, value, 'must be a string')];
-}
-
-function cause(reason: string, field: string, message: string): StatusCause {
-  return { reason, message, field };
-}
-
-function invalid(field: string, value: unknown, detail: string): StatusCause {
-  return cause('FieldValueInvalid', field, `Invalid value: ${formatValue(value)}: ${detail}`);
-}
-
-function required(field: string, detail: string): StatusCause {
-  return cause('FieldValueRequired', field, detail === '' ? 'Required value' : `Required value: ${detail}`);
-}
-
-function forbidden(field: string, detail: string): StatusCause {
-  return cause('FieldValueForbidden', field, `Forbidden: ${detail}`);
-}
-
-// Strings are quoted like Go's %q; other values are shown as (truncated) JSON.
-function formatValue(value: unknown): string {
-  if (value === undefined || value === null) return 'null';
-  if (typeof value === 'string') return JSON.stringify(value);
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  const json = JSON.stringify(value) ?? String(value);
-  return json.length > 100 ? `${json.slice(0, 100)}...` : json;
+  return [invalidCause(field, value, 'must be a string')];
 }

@@ -5,8 +5,7 @@ import { AppError } from '../errors.js';
 import type { KubeObject } from '../apimachinery/object-meta.js';
 import { isPlainObject } from '../apimachinery/object-meta.js';
 import { apiVersionOf } from '../apimachinery/gvr.js';
-import { assertJsonDepth } from '../apimachinery/json-depth.js';
-import { invalidError, validateObjectMeta } from '../apimachinery/validation.js';
+import { invalidError, validateObjectMeta, validateObjectMetaUpdate } from '../apimachinery/validation.js';
 import type { ObjectKey } from '../store/store.js';
 import type { MutableObject } from './resource-hooks.js';
 import type { ResourceInfo } from './resource-info.js';
@@ -54,11 +53,13 @@ export function checkName(obj: MutableObject, urlName: string): void {
   else if (sent !== urlName) throw new AppError('BadRequest', `the name of the object (${String(sent)}) does not match the name on the URL (${urlName})`);
 }
 
-/** validateMeta applies Kubernetes object-meta validation (422 Invalid with causes) and the depth bound (400). */
-export function validateMeta(obj: MutableObject, info: ResourceInfo): void {
-  // A patch result can nest deeper than the patch itself: check what is about to be stored.
-  assertJsonDepth(obj, 'the object');
+/**
+ * validateMeta applies Kubernetes object-meta validation (422 Invalid with causes); old, the stored
+ * object, adds the rules of an update. The depth bound and JSON types were checked by assertDecodes.
+ */
+export function validateMeta(obj: MutableObject, info: ResourceInfo, old?: KubeObject): void {
   const causes = validateObjectMeta(obj.metadata, { namespaced: info.namespaced, nameRule: info.nameRule });
+  if (old !== undefined) causes.push(...validateObjectMetaUpdate(obj.metadata, old.metadata));
   if (causes.length === 0) return;
   const name = typeof obj.metadata['name'] === 'string' ? obj.metadata['name'] : String(obj.metadata['generateName'] ?? '');
   throw invalidError(info.kind, name, causes, info.group);

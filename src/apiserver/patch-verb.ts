@@ -10,6 +10,7 @@ import { isPlainObject } from '../apimachinery/object-meta.js';
 import { applyJsonPatch } from '../apimachinery/json-patch.js';
 import { applyMergePatch } from '../apimachinery/merge-patch.js';
 import type { ApiContext } from './api-context.js';
+import { assertDecodes } from './decode-check.js';
 import { keyOf, present, readBody } from './object-input.js';
 import type { RequestTarget } from './request-target.js';
 import { jsonOf, sendJson } from './read-verbs.js';
@@ -46,7 +47,10 @@ export async function patchObject(ctx: ApiContext, target: RequestTarget, req: F
   const pinned = patchSetsResourceVersion(type, req.body);
   for (let attempt = 1; ; attempt++) {
     const current = await ctx.store.get(keyOf(target, target.name ?? ''));
-    const patched = readBody(applyPatch(type, current, req.body));
+    const result = applyPatch(type, current, req.body);
+    // The patched object, not the patch, must have its kind's shape: a patch can only add to it.
+    assertDecodes(ctx.hooks, target.info, result, 'patch');
+    const patched = readBody(result);
     // Pin the version read, so a concurrent write is detected and the patch re-applied to it.
     if (!pinned) patched.metadata['resourceVersion'] = current.metadata.resourceVersion;
     try {

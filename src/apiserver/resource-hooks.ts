@@ -1,8 +1,11 @@
 // Per-resource behaviour around the generic verbs, in the spirit of the Kubernetes registry
-// strategies: admission may rewrite or refuse a write, and after-hooks keep derived state
-// (registered CRD resources, a namespace's contents) in step with what was stored.
+// strategies: a decoder check refuses objects of the wrong shape, admission may rewrite or refuse
+// a write (and validates the kind's fields), and after-hooks keep derived state (registered CRD
+// resources, a namespace's contents) in step with what was stored.
 
+import { goDecodeError } from '../apimachinery/go-json-decode.js';
 import type { KubeObject } from '../apimachinery/object-meta.js';
+import { goObjectType } from '../apimachinery/object-meta-go-type.js';
 import type { ResourceStore } from '../store/store.js';
 import type { ResourceInfo } from './resource-info.js';
 
@@ -19,6 +22,11 @@ export type MutableObject = Record<string, unknown> & { metadata: Record<string,
 
 /** ResourceHooks are the optional steps a resource adds to create, update and delete. */
 export interface ResourceHooks {
+  /**
+   * decode checks an incoming object's JSON types (create, update, status, and a patch's result)
+   * before anything else sees it; it returns Go's decode error, or undefined.
+   */
+  decode?(info: ResourceInfo, obj: Readonly<Record<string, unknown>>): string | undefined;
   /** prepareCluster runs before any write to a cluster (e.g. to create its `default` namespace). */
   prepareCluster?(cluster: string, store: ResourceStore): Promise<void>;
   /** admit may change the object or throw an AppError; old is undefined on create. */
@@ -36,10 +44,17 @@ export function hooksKey(group: string, resource: string): string {
   return `${group}/${resource}`;
 }
 
-/** composeHooks runs the global hooks first, then those of the request's resource. */
+/**
+ * composeHooks runs the global hooks first, then those of the request's resource. A resource's own
+ * decode replaces the default one, which knows only TypeMeta and ObjectMeta (custom resources).
+ */
 export function composeHooks(global: ResourceHooks, byResource: ReadonlyMap<string, ResourceHooks>): ResourceHooks {
   const own = (ctx: HookContext): ResourceHooks | undefined => byResource.get(hooksKey(ctx.info.group, ctx.info.resource));
   return {
+    decode(info, obj) {
+      const decode = byResource.get(hooksKey(info.group, info.resource))?.decode;
+      return decode !== undefined ? decode(info, obj) : goDecodeError(obj, goObjectType(info.version, info.kind));
+    },
     async prepareCluster(cluster, store) {
       await global.prepareCluster?.(cluster, store);
     },

@@ -2,6 +2,13 @@
 // clients whose start() waits for them (client-node informers) do not hang on a quiet resource.
 // A watcher that stops reading is cut off once its buffer passes a bound; it resumes from the
 // last resourceVersion it saw, which the event window usually still holds.
+//
+// What a watch holds, in bytes: its live events as encoded lines, at most maxBufferedBytes
+// (counted with what waits in the socket); its catch-up (the initial state, or the window's events
+// after its resourceVersion) as references to objects the store held when the watch started, each
+// let go once written, so a catch-up never holds more than the store's table or event window did
+// and shrinks as the reader reads. A reader that stalls in its catch-up keeps the rest pinned until
+// maxBufferedBytes of live events wait behind it (then it is cut) or its timeout ends the watch.
 
 import type { FastifyReply } from 'fastify';
 import type { KubeObject } from '../apimachinery/object-meta.js';
@@ -100,12 +107,17 @@ function pacedWriter(
   maxBufferedBytes: number, cut: () => void, ended: () => boolean,
 ): (event: WatchEvent) => void {
   let next = 0;
+  const unsent: (WatchEvent | undefined)[] = catchUp;
   const live: string[] = [];
   let liveBytes = 0;
   const pump = (): void => {
     while (!ended() && raw.writableLength < CATCH_UP_HIGH_WATER) {
-      if (next < catchUp.length) raw.write(encode(catchUp[next++]!) + '\n');
-      else if (live.length > 0) {
+      if (next < unsent.length) {
+        const event = unsent[next] as WatchEvent;
+        // Written events are let go at once: a long catch-up must not pin versions already sent.
+        unsent[next++] = undefined;
+        raw.write(encode(event) + '\n');
+      } else if (live.length > 0) {
         const line = live.shift()!;
         liveBytes -= line.length;
         raw.write(line);
@@ -117,7 +129,7 @@ function pacedWriter(
   return (event) => {
     if (ended()) return;
     const line = encode(event) + '\n';
-    if (next < catchUp.length || live.length > 0) {
+    if (next < unsent.length || live.length > 0) {
       live.push(line);
       liveBytes += line.length;
       pump();
@@ -126,13 +138,30 @@ function pacedWriter(
   };
 }
 
-/** EventEncoder serialises each stored object once, however many watchers receive it. */
+/**
+ * EventEncoder serialises each stored object once, however many watchers receive it. Texts made
+ * for lists and gets are kept while their object lives; texts made for watch events are not: every
+ * write is sent to some watcher (the app's own informers watch the embedded source), so keeping
+ * them would double what the event window holds. A committed change reaches all its watchers in
+ * one synchronous loop, so remembering the last event's text serves every watcher but the first.
+ */
 export class EventEncoder {
   readonly #json = new WeakMap<KubeObject, string>();
+  #lastEvent: KubeObject | undefined;
+  #lastEventText = '';
 
   /** line gives the watch line of an event whose object is sent as is. */
   line(event: WatchEvent): string {
-    return `{"type":"${event.type}","object":${this.json(event.object)}}`;
+    return `{"type":"${event.type}","object":${this.eventJson(event.object)}}`;
+  }
+
+  /** eventJson gives an event object's JSON text: a list's cached text, or the last event's. */
+  private eventJson(obj: KubeObject): string {
+    if (obj === this.#lastEvent) return this.#lastEventText;
+    const text = this.#json.get(obj) ?? JSON.stringify(obj);
+    this.#lastEvent = obj;
+    this.#lastEventText = text;
+    return text;
   }
 
   /** json gives the JSON text of a stored (frozen) object, cached. */

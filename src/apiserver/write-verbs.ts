@@ -4,6 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, isAppError } from '../errors.js';
 import type { KubeObject } from '../apimachinery/object-meta.js';
 import type { ApiContext } from './api-context.js';
+import { assertDecodes } from './decode-check.js';
 import { concreteCluster, checkName, fillNamespace, fillTypeMeta, keyOf, present, readBody, validateMeta } from './object-input.js';
 import type { QueryValue } from './query-params.js';
 import { parseDryRun } from './query-params.js';
@@ -25,6 +26,7 @@ export function dryRunOf(req: FastifyRequest): boolean {
 export async function createObject(ctx: ApiContext, target: RequestTarget, req: FastifyRequest, reply: FastifyReply): Promise<void> {
   if (target.name !== undefined) throw new AppError('MethodNotAllowed', 'POST is not allowed on a named object; use PUT or PATCH');
   const hookCtx = hookContextOf(ctx, target, dryRunOf(req));
+  assertDecodes(ctx.hooks, target.info, req.body, 'body');
   const obj = readBody(req.body);
   fillTypeMeta(obj, target.info);
   fillNamespace(obj, target);
@@ -45,21 +47,25 @@ export async function createObject(ctx: ApiContext, target: RequestTarget, req: 
 
 /** updateObject serves PUT on an object or its status. */
 export async function updateObject(ctx: ApiContext, target: RequestTarget, req: FastifyRequest, reply: FastifyReply): Promise<void> {
+  assertDecodes(ctx.hooks, target.info, req.body, 'body');
   const obj = readBody(req.body);
   const updated = await storeUpdate(ctx, target, obj, dryRunOf(req));
   await sendJson(reply, 200, jsonOf(ctx, present(updated, target.info)));
 }
 
-/** storeUpdate checks, admits and stores a full new version of a named object; PATCH ends here too. */
+/**
+ * storeUpdate checks, admits and stores a full new version of a named object; PATCH ends here too.
+ * The caller has checked that obj decodes (assertDecodes).
+ */
 export async function storeUpdate(ctx: ApiContext, target: RequestTarget, obj: MutableObject, dryRun: boolean): Promise<KubeObject> {
   const name = target.name ?? '';
   const hookCtx = hookContextOf(ctx, target, dryRun);
   fillTypeMeta(obj, target.info);
   fillNamespace(obj, target);
   checkName(obj, name);
-  validateMeta(obj, target.info);
   const key = keyOf(target, name);
   const old = await ctx.store.get(key);
+  validateMeta(obj, target.info, old);
   await ctx.hooks.admit?.(hookCtx, obj, old);
   const updated = await ctx.store.update(key, obj as KubeObject, {
     dryRun, statusSubresource: target.info.statusSubresource, subresource: target.subresource,

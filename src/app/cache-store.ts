@@ -9,9 +9,12 @@ import type { CopyPurger } from '../controllers/clustercachedresources/ccr-deps.
 import { MemoryStore } from '../store/memory-store.js';
 import type { ListOptions, ResourceStore, Scope } from '../store/store.js';
 
-/** createCacheStore makes the cache store and registers the CachedObject indexes on it. */
-export function createCacheStore(eventWindow: number): MemoryStore {
-  const store = new MemoryStore({ eventWindow });
+/**
+ * createCacheStore makes the cache store and registers the CachedObject indexes on it. Its event
+ * window keeps eventWindow events and at most eventWindowBytes of them (default: the store's).
+ */
+export function createCacheStore(eventWindow: number, eventWindowBytes?: number): MemoryStore {
+  const store = new MemoryStore(eventWindowBytes === undefined ? { eventWindow } : { eventWindow, eventWindowBytes });
   for (const index of CACHED_OBJECT_INDEXES) store.addIndex(CACHED_OBJECTS_GROUP, CACHED_OBJECTS_RESOURCE, index.name, index.fn);
   return store;
 }

@@ -1,16 +1,25 @@
-// The fastify instance of one app: its logger, body limit, request ids and one log line per
-// request. Errors fastify raises before any route runs (a URL it cannot decode) are answered as
-// Kubernetes Status objects like every other client mistake.
+// The fastify instance of one app: its logger, body limit, request ids, one log line per request,
+// and the tracker that closes its connections gracefully. Errors fastify raises before any route
+// runs (a URL it cannot decode) are answered as Kubernetes Status objects like every other client
+// mistake, and so are requests still arriving on open connections once the listener is closed.
 
 import Fastify, { LogController } from 'fastify';
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply } from 'fastify';
-import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { statusOf } from '../apimachinery/status.js';
 import { AppError } from '../errors.js';
+import { ConnectionTracker } from '../http/connection-tracker.js';
+import { redactUrl } from '../http/redact-url.js';
+import { REQUEST_ID_HEADER, requestIdOf } from '../http/request-id.js';
 
-/** createFastify makes the HTTP server every plugin registers on. */
-export function createFastify(logger: Logger, bodyLimit: number): FastifyInstance {
+/** HttpServer is the fastify instance and the tracker of its connections. */
+export interface HttpServer {
+  readonly fastify: FastifyInstance;
+  readonly connections: ConnectionTracker;
+}
+
+/** createHttpServer makes the HTTP server every plugin registers on. */
+export function createHttpServer(logger: Logger, bodyLimit: number): HttpServer {
   const loggerInstance: FastifyBaseLogger = logger;
   const fastify = Fastify({
     loggerInstance,
@@ -18,20 +27,34 @@ export function createFastify(logger: Logger, bodyLimit: number): FastifyInstanc
     bodyLimit,
     // One line per request is logged by the onResponse hook below, instead of fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
-    requestIdHeader: 'x-request-id',
-    genReqId: () => randomUUID(),
+    // A client's id is used only when it is safe to echo and log (requestIdOf).
+    requestIdHeader: false,
+    genReqId: (req) => requestIdOf(req.headers),
     routerOptions: { maxParamLength: 512 },
-    forceCloseConnections: 'idle',
+    // The tracker closes connections (drain, then a grace for idle ones) and answers requests
+    // that arrive while closing with a Status instead of fastify's own 503 body.
+    forceCloseConnections: false,
+    return503OnClosing: false,
     frameworkErrors: (error, _req, reply) => {
       const plain: FastifyReply = reply;
       void plain.code(400).type('application/json; charset=utf-8').send(statusOf(new AppError('BadRequest', error.message)));
     },
   });
+  const connections = new ConnectionTracker(fastify.server);
+  // Registered before any plugin, so it runs before authentication and every route. The answer
+  // waits for the listener to close: a client answered earlier would reconnect into it just then.
+  fastify.addHook('onRequest', async (_req, reply) => {
+    const listenerClosed = connections.listenerClosed;
+    if (listenerClosed === undefined) return undefined;
+    await listenerClosed;
+    const error = new AppError('ServiceUnavailable', 'the server is shutting down; retry on another instance');
+    return reply.code(503).header('connection', 'close').type('application/json; charset=utf-8').send(statusOf(error));
+  });
   fastify.addHook('onSend', async (req, reply) => {
-    reply.header('x-request-id', req.id);
+    reply.header(REQUEST_ID_HEADER, req.id);
   });
   fastify.addHook('onResponse', async (req, reply) => {
-    req.log.info({ method: req.method, url: req.url, statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
+    req.log.info({ method: req.method, url: redactUrl(req.url), statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
   });
-  return fastify;
+  return { fastify, connections };
 }

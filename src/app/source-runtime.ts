@@ -5,7 +5,7 @@
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import { isAppError } from '../errors.js';
-import type { GroupVersionResource } from '../apimachinery/gvr.js';
+import type { GroupResource, GroupVersionResource } from '../apimachinery/gvr.js';
 import type { KubeObject } from '../apimachinery/object-meta.js';
 import { ClusterCachedResourceController } from '../controllers/clustercachedresources/ccr-controller.js';
 import type { CcrClient, CopyPurger, StartChild } from '../controllers/clustercachedresources/ccr-deps.js';
@@ -14,6 +14,7 @@ import { createQueueMetrics } from '../controllers/runtime/queue-metrics.js';
 import { ReplicationController } from '../controllers/replication/replication-controller.js';
 import { CLUSTER_ANNOTATION, SHARD_ANNOTATION } from '../cachedobjects/cached-object-annotations.js';
 import { reportedCcr } from '../controllers/clustercachedresources/ccr-reported.js';
+import { readCcr } from '../controllers/clustercachedresources/ccr-view.js';
 import type { SourceHealth } from '../controllers/clustercachedresources/ccr-reported.js';
 import { DiscoveryClient } from '../kube/discovery-client.js';
 import type { Reflector } from '../kube/reflector.js';
@@ -52,9 +53,9 @@ export interface SourceRuntime {
   /** clusterCachedResources lists this source's CCRs, each annotated with its shard and cluster. */
   clusterCachedResources(): KubeObject[];
   /**
-   * replicationProgress counts this logical cluster's CCRs and tells, for each of its running
-   * replication controllers, the last source resourceVersion its informer has seen and whether it
-   * has reconciled all of it.
+   * replicationProgress lists the resources this logical cluster's live CCRs name (once the CCRs
+   * have been listed) and tells, for each of its running replication controllers, its resource,
+   * the last source resourceVersion its informer has seen and whether it has reconciled all of it.
    */
   replicationProgress(cluster: string): ClusterProgress;
   /** check throws with the reason when the source is not connected or not synced. */
@@ -122,13 +123,13 @@ export function startSourceRuntime(opts: SourceRuntimeOptions): SourceRuntime {
       // before it advances its resourceVersion, so a seen change is queued or done here.
       const children: ChildProgress[] = [];
       for (const { child, resourceVersion } of running) {
-        if (child.spec.cluster === cluster) children.push({ resourceVersion: resourceVersion(), idle: child.isIdle() });
+        if (child.spec.cluster === cluster) children.push({ resource: child.spec.gvr, resourceVersion: resourceVersion(), idle: child.isIdle() });
       }
-      let ccrCount = 0;
+      const named: GroupResource[] = [];
       for (const ccr of ccrs.reflector.list()) {
-        if (clusterOf(source, ccr) === cluster && !ccr.metadata.deletionTimestamp) ccrCount += 1;
+        if (clusterOf(source, ccr) === cluster && !ccr.metadata.deletionTimestamp) named.push(readCcr(cluster, ccr).gvr);
       }
-      return { ccrs: ccrCount, children };
+      return { ccrsListed: ccrs.reflector.hasSynced(), ccrs: named, children };
     },
     check() {
       const reason = ccrs.reflector.lastError();

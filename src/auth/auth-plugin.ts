@@ -1,9 +1,13 @@
 // Enforcing authentication on every route (issue 7). An onRequest hook on the root instance reads
 // `Authorization: Bearer <token>` before any route runs: no token or an unknown one is 401, a
 // token over its rate is 429 with Retry-After; the principal found is put on the request for the
-// routes to authorize with (authorizer.ts). Probes are always open; /metrics when configured so.
-// A GraphQL WebSocket upgrade without the header is let through: graphql-ws clients send their
-// token in the connection_init payload, which the GraphQL plugin checks (graphql-credentials.ts).
+// routes to authorize with (authorizer.ts). Probes are always open; /metrics when configured so;
+// the public routes app.ts names (the GraphiQL page, static files only) too.
+// A real WebSocket handshake on /graphql without the header is let through (websocket-handshake.ts:
+// a GET that Node hands to the WebSocket server, never an HTTP request that merely carries an
+// Upgrade header): graphql-ws clients send their token in the connection_init payload, and the
+// GraphQL plugin closes a socket that has none before it may send a document
+// (connection-credentials.ts, src/graphql/subscription-gate.ts).
 // Errors are Kubernetes Status objects, except on /graphql, where they are GraphQL errors with
 // extensions.code (UNAUTHENTICATED, TOO_MANY_REQUESTS) from the one error table.
 
@@ -14,6 +18,7 @@ import type { Principal } from './principal.js';
 import type { TokenBucketLimiter } from './rate-limiter.js';
 import './request-principal.js';
 import type { TokenAuthenticator } from './token-authenticator.js';
+import { isWebSocketHandshake } from './websocket-handshake.js';
 
 /** ALWAYS_OPEN are the routes an orchestrator must reach without a token. */
 export const ALWAYS_OPEN: ReadonlySet<string> = new Set(['/livez', '/readyz', '/healthz']);
@@ -27,6 +32,8 @@ export interface AuthPluginOptions {
   readonly limiter?: TokenBucketLimiter<Principal>;
   /** metricsOpen serves /metrics without a token. */
   readonly metricsOpen: boolean;
+  /** publicRoutes are served without a token: pages of static files that hold no data (GraphiQL's). */
+  readonly publicRoutes?: ReadonlySet<string>;
 }
 
 /**
@@ -40,7 +47,7 @@ async function registerAuth(app: FastifyInstance, opts: AuthPluginOptions): Prom
   const { authenticator, limiter } = opts;
   if (authenticator === undefined) return;
   app.addHook('onRequest', async (req, reply) => {
-    if (isOpen(req, opts.metricsOpen)) return;
+    if (isOpen(req, opts)) return;
     if (isGraphqlUpgrade(req) && req.headers.authorization === undefined) return;
     let principal: Principal;
     try {
@@ -59,19 +66,26 @@ async function registerAuth(app: FastifyInstance, opts: AuthPluginOptions): Prom
   });
 }
 
-function isOpen(req: FastifyRequest, metricsOpen: boolean): boolean {
+function isOpen(req: FastifyRequest, opts: AuthPluginOptions): boolean {
   const route = req.routeOptions.url;
   if (route === undefined) return false;
-  return ALWAYS_OPEN.has(route) || (metricsOpen && route === '/metrics');
+  return ALWAYS_OPEN.has(route) || opts.publicRoutes?.has(route) === true || (opts.metricsOpen && route === '/metrics');
 }
 
 function isGraphqlUpgrade(req: FastifyRequest): boolean {
-  return req.routeOptions.url === GRAPHQL_PATH && req.method === 'GET' && req.headers.upgrade?.toLowerCase() === 'websocket';
+  return req.routeOptions.url === GRAPHQL_PATH && isWebSocketHandshake(req.raw);
 }
 
 /** sendAuthError answers a refused request: a Status, or a GraphQL error list on /graphql. */
 async function sendAuthError(req: FastifyRequest, reply: FastifyReply, error: AppError): Promise<FastifyReply> {
   if (error.details.retryAfterSeconds !== undefined) reply.header('retry-after', String(error.details.retryAfterSeconds));
+  // Node hands a request with `Connection: upgrade` to the WebSocket server's listener and reads no
+  // more HTTP from its socket: refused, the connection ends with the answer (a client reusing it
+  // would wait forever, and nothing else would close it).
+  if ((req.raw as { upgrade?: unknown }).upgrade === true) {
+    reply.header('connection', 'close');
+    reply.raw.once('finish', () => req.raw.socket.end());
+  }
   reply.code(error.httpStatus).type('application/json; charset=utf-8');
   if (req.routeOptions.url !== GRAPHQL_PATH) return reply.send(statusOf(error));
   const extensions = { code: ERROR_TABLE[error.code].graphqlCode, reason: error.code };

@@ -1,22 +1,25 @@
 // Authentication of GraphQL WebSocket connections (issue 7). Browsers cannot set headers on a
 // WebSocket, so graphql-ws clients send the token in the connection_init payload, as
 // `{ authorization: "Bearer <token>" }` or `{ headers: { authorization: "Bearer <token>" } }`.
-// A connection that names no token keeps what its upgrade request's header gave (if anything).
+// A payload that names no token falls back on the upgrade request's Authorization header (which
+// the auth hook has already checked, if present). No token at all refuses the connection: the
+// GraphQL gate closes it before it may send a document.
 
 import type { Principal } from './principal.js';
 import type { TokenAuthenticator } from './token-authenticator.js';
 
-/** ConnectionAuth is what connection_init decided: a principal, nothing to decide, or refused. */
-export type ConnectionAuth = { readonly principal: Principal } | 'no-token' | 'refused';
-
-/** authenticateConnection reads the bearer token of a connection_init payload. */
-export function authenticateConnection(authenticator: TokenAuthenticator, payload: unknown): ConnectionAuth {
-  const authorization = authorizationOf(payload);
-  if (authorization === undefined) return 'no-token';
+/**
+ * authenticateConnection is the principal of a connection: from its connection_init payload's
+ * token if it names one (which then decides), else from its upgrade request's Authorization
+ * header; undefined when that token is missing, malformed or unknown.
+ */
+export function authenticateConnection(authenticator: TokenAuthenticator, payload: unknown, upgradeAuthorization: string | undefined): Principal | undefined {
+  const authorization = authorizationOf(payload) ?? upgradeAuthorization;
+  if (authorization === undefined) return undefined;
   try {
-    return { principal: authenticator.authenticate(authorization) };
+    return authenticator.authenticate(authorization);
   } catch {
-    return 'refused';
+    return undefined;
   }
 }
 

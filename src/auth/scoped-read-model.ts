@@ -8,6 +8,7 @@ import type { KubeObject } from '../apimachinery/object-meta.js';
 import { AppError, isAppError } from '../errors.js';
 import { ORIGIN_FIELDS } from '../cachedobjects/cached-object-origin.js';
 import { findEach } from '../read/find-each.js';
+import { parseMinResourceVersion } from '../read/min-resource-version.js';
 import type {
   CachedObjectFilter, FoundObject, ObjectRef, Page, PageRequest, ReadEvent, ReadModel, ReadWatch, SchemaSummary,
 } from '../read/read-model.js';
@@ -89,11 +90,9 @@ class ScopedReadModel implements ReadModel {
   }
 
   async waitForReplication(minResourceVersions: readonly string[]): Promise<void> {
-    // `<shard>/<cluster>/<rv>`: waiting on another cluster would tell how far it has replicated.
-    for (const value of minResourceVersions) {
-      const cluster = value.split('/')[1];
-      if (cluster !== undefined && cluster !== '') this.#require(cluster);
-    }
+    // Waiting on another cluster would tell how far it has replicated. A malformed value is a
+    // BadRequest, before any cluster is checked.
+    for (const value of minResourceVersions) this.#require(parseMinResourceVersion(value).cluster);
     return this.#read.waitForReplication(minResourceVersions);
   }
 

@@ -1,6 +1,8 @@
 // The configuration of one cachegate process, and its defaults. Only load-config.ts builds one;
 // everything else receives it frozen.
 
+import { getHeapStatistics } from 'node:v8';
+
 /** SourceConfig is one Kubernetes-compatible API server to replicate from. */
 export interface SourceConfig {
   readonly name: string;
@@ -40,6 +42,17 @@ export interface AuthConfig {
   readonly rateLimit?: RateLimitConfig;
 }
 
+/** WebsocketLimits bound each GraphQL WebSocket connection (subscriptions). */
+export interface WebsocketLimits {
+  /** maxMessageBytes: a larger frame closes the connection with 1009 before it is read. */
+  readonly maxMessageBytes: number;
+  /** messagesPerSecond and messageBurst are each connection's token bucket; past it, close 1008. */
+  readonly messagesPerSecond: number;
+  readonly messageBurst: number;
+  /** initTimeoutMs: a connection that has not sent connection_init by then is closed with 4408. */
+  readonly initTimeoutMs: number;
+}
+
 /** Config is the whole, validated configuration. */
 export interface Config {
   readonly host: string;
@@ -49,7 +62,11 @@ export interface Config {
   readonly sources: readonly SourceConfig[];
   /** cache is the overlay cache of read-your-writes (the seed's RootConfig). */
   readonly cache: { readonly enabled: boolean; readonly gvks: readonly string[]; readonly ttl: string };
-  readonly store: { readonly eventWindow: number };
+  /**
+   * store bounds each store's event window (the embedded source's and the cache's): eventWindow
+   * events, and eventWindowBytes of estimated object bytes; the oldest events go first.
+   */
+  readonly store: { readonly eventWindow: number; readonly eventWindowBytes: number };
   readonly watch: {
     readonly timeoutSeconds: number;
     readonly bookmarkIntervalSeconds: number;
@@ -62,6 +79,8 @@ export interface Config {
     /** minResourceVersionWaitMs bounds how long a read with `minResourceVersion` waits for replication (then 504). */
     readonly minResourceVersionWaitMs: number;
   };
+  /** graphql bounds the GraphQL WebSocket connections (the document limits are fixed: schema/README.md). */
+  readonly graphql: { readonly websocket: WebsocketLimits };
   /** workers are the reconcile workers of each root controller and of each replication controller. */
   readonly workers: { readonly clusterCachedResources: number; readonly replication: number };
   /** auth: absent = no authentication (every route open, as before issue 7). */
@@ -74,6 +93,13 @@ export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', '
 /** LogLevel is one of pino's levels. */
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
+/**
+ * DEFAULT_EVENT_WINDOW_BYTES is an eighth of this process's V8 heap limit (so it follows
+ * --max-old-space-size): the two windows keep at most a quarter of the heap in old versions, and
+ * the rest stays for the current objects and the requests in flight.
+ */
+export const DEFAULT_EVENT_WINDOW_BYTES = Math.floor(getHeapStatistics().heap_size_limit / 8);
+
 /** DEFAULT_CONFIG is what `npm start` runs with: the embedded source with cluster `root` on 127.0.0.1:8080. */
 export const DEFAULT_CONFIG: Config = Object.freeze({
   host: '127.0.0.1',
@@ -82,8 +108,9 @@ export const DEFAULT_CONFIG: Config = Object.freeze({
   embedded: { enabled: true, clusters: ['root'] },
   sources: [],
   cache: { enabled: false, gvks: [], ttl: '2m' },
-  store: { eventWindow: 100_000 },
+  store: { eventWindow: 100_000, eventWindowBytes: DEFAULT_EVENT_WINDOW_BYTES },
   watch: { timeoutSeconds: 1800, bookmarkIntervalSeconds: 60, maxBufferedBytes: 16 * 1024 * 1024 },
   limits: { bodyBytes: 3 * 1024 * 1024, maxEventLoopDelayMs: 1000, minResourceVersionWaitMs: 5000 },
+  graphql: { websocket: { maxMessageBytes: 128 * 1024, messagesPerSecond: 10, messageBurst: 30, initTimeoutMs: 10_000 } },
   workers: { clusterCachedResources: 2, replication: 2 },
 });

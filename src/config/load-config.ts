@@ -85,7 +85,10 @@ function readConfig(r: FieldReader, readFile: (path: string) => string): Config 
       gvks: c.list('gvks', d.cache.gvks, (v, path) => matching(v, path, GVK, 'must be "<group>/<version>/<Kind>"')),
       ttl: c.string('ttl', d.cache.ttl, DURATION, 'must be a duration such as 500ms, 30s, 2m or 1h'),
     })),
-    store: r.object('store', (s) => ({ eventWindow: s.integer('eventWindow', d.store.eventWindow, 100, 10_000_000) })),
+    store: r.object('store', (s) => ({
+      eventWindow: s.integer('eventWindow', d.store.eventWindow, 100, 10_000_000),
+      eventWindowBytes: s.integer('eventWindowBytes', d.store.eventWindowBytes, 1 << 20, 2 ** 40),
+    })),
     watch: r.object('watch', (w) => ({
       timeoutSeconds: w.integer('timeoutSeconds', d.watch.timeoutSeconds, 1, 86_400),
       bookmarkIntervalSeconds: w.integer('bookmarkIntervalSeconds', d.watch.bookmarkIntervalSeconds, 0, 3600),
@@ -95,6 +98,14 @@ function readConfig(r: FieldReader, readFile: (path: string) => string): Config 
       bodyBytes: l.integer('bodyBytes', d.limits.bodyBytes, 1024, 64 * 1024 * 1024),
       maxEventLoopDelayMs: l.integer('maxEventLoopDelayMs', d.limits.maxEventLoopDelayMs, 0, 60_000),
       minResourceVersionWaitMs: l.integer('minResourceVersionWaitMs', d.limits.minResourceVersionWaitMs, 0, 60_000),
+    })),
+    graphql: r.object('graphql', (g) => ({
+      websocket: g.object('websocket', (w) => ({
+        maxMessageBytes: w.integer('maxMessageBytes', d.graphql.websocket.maxMessageBytes, 1024, 64 * 1024 * 1024),
+        messagesPerSecond: w.integer('messagesPerSecond', d.graphql.websocket.messagesPerSecond, 1, 1_000_000),
+        messageBurst: w.integer('messageBurst', d.graphql.websocket.messageBurst, 1, 10_000_000),
+        initTimeoutMs: w.integer('initTimeoutMs', d.graphql.websocket.initTimeoutMs, 100, 600_000),
+      })),
     })),
     workers: r.object('workers', (w) => ({
       clusterCachedResources: w.integer('clusterCachedResources', d.workers.clusterCachedResources, 1, 64),

@@ -2,10 +2,14 @@
 // subscriptions over WebSocket (graphql-transport-ws) on the same path. The SDL in
 // schema/cachegate.graphql is the one source of truth, read at startup; resolvers.ts and
 // loaders.ts answer queries and subscriptions through the read model only, and mutations.ts
-// answers mutations through the one write service (REST's too). Every document is checked
-// against the depth and cost limits (query-limits.ts) before it runs: queries and mutations by
-// mercurius' validation, subscriptions (which mercurius does not validate) in a
-// preSubscriptionExecution hook.
+// answers mutations through the one write service (REST's too). Every document, on every
+// transport, is checked against the same limits before it runs: its size in bytes and tokens
+// before it is parsed (document-source.ts: the HTTP guard for GET and POST, the subscription gate
+// for WebSocket messages), then repeated fields before validation (repeated-fields.ts), then
+// depth, cost and aliases (query-limits.ts): queries and mutations in mercurius' preValidation
+// hook and validation, subscriptions (which mercurius does not validate) in a
+// preSubscriptionExecution hook. A WebSocket must authenticate in connection_init before it may
+// send a document, within per-connection limits on message size and rate (subscription-gate.ts).
 //
 // The plugin is encapsulated: mercurius, its error handler and @fastify/websocket stay inside it.
 
@@ -15,7 +19,6 @@ import type { FastifyInstance } from 'fastify';
 import type { ASTVisitor, DocumentNode, GraphQLSchema, ValidationContext, ValidationRule } from 'graphql';
 import mercurius from 'mercurius';
 import type { MercuriusCommonOptions } from 'mercurius';
-import { authenticateConnection } from '../auth/connection-credentials.js';
 import { principalOf } from '../auth/request-principal.js';
 import type { TokenAuthenticator } from '../auth/token-authenticator.js';
 import { graphqlAccess } from './graphql-access.js';
@@ -24,23 +27,20 @@ import type { ReadModel } from '../read/read-model.js';
 import type { WriteService } from '../write/write-service.js';
 import { EventStreams } from './event-streams.js';
 import { formatGraphqlErrors } from './format-graphql-errors.js';
+import { graphiqlPage } from './graphiql-page.js';
 import { graphqlJs } from './graphql-runtime.js';
-import { guardGraphqlRequest } from './http-request-guard.js';
+import { graphqlRequestGuard } from './http-request-guard.js';
 import { createLoaders } from './loaders.js';
 import { DEFAULT_QUERY_LIMITS, queryLimitRules } from './query-limits.js';
 import type { QueryLimits } from './query-limits.js';
+import { repeatedFieldsError } from './repeated-fields.js';
 import { createResolvers } from './resolvers.js';
+import { DEFAULT_CONNECTION_LIMITS, SubscriptionGate } from './subscription-gate.js';
+import type { ConnectionLimits } from './subscription-gate.js';
+import { GRAPHQL_TRANSPORT_WS, registerSubscriptionTransport } from './subscription-transport.js';
 
 /** SCHEMA_FILE is the SDL, relative to this module in src/graphql/ and in the built dist/graphql/. */
 export const SCHEMA_FILE = fileURLToPath(new URL('../../schema/cachegate.graphql', import.meta.url));
-
-/**
- * MAX_DOCUMENT_TOKENS bounds a document's size in GraphQL tokens (GRAPHQL_PARSE_FAILED past it).
- * mercurius keeps parsed documents, rejected ones too, in LRU caches keyed by the query text, and a
- * parsed document costs about 0.5 KB per token: without a bound, distinct huge queries (the HTTP
- * fuzz test sent 3000-alias ones) held hundreds of MB. Introspection is under 200 tokens.
- */
-export const MAX_DOCUMENT_TOKENS = 2000;
 
 /** DOCUMENT_CACHE_SIZE is mercurius' parse cache size (it keeps up to twice that, twice: valid and rejected). */
 const DOCUMENT_CACHE_SIZE = 64;
@@ -56,8 +56,12 @@ export interface GraphqlPluginOptions {
   /** registry receives the cachegate_graphql_subscriptions gauge. */
   readonly registry?: Registry;
   readonly limits?: Partial<QueryLimits>;
+  /** websocket bounds each WebSocket connection's messages (default DEFAULT_CONNECTION_LIMITS). */
+  readonly websocket?: Partial<ConnectionLimits>;
   /** subscriptionQueue bounds each subscriber's queue of undelivered events (default 1000). */
   readonly subscriptionQueue?: number;
+  /** subscriptionQueueBytes bounds the estimated bytes of that queue (the config's `watch.maxBufferedBytes`). */
+  readonly subscriptionQueueBytes?: number;
   /** schemaFile overrides the SDL's location (default SCHEMA_FILE). */
   readonly schemaFile?: string;
   /** graphiql serves GraphiQL at /graphiql (default true). */
@@ -76,25 +80,35 @@ export async function graphqlPlugin(fastify: FastifyInstance, options: GraphqlPl
   const events = new EventStreams({
     read: options.read,
     queueSize: options.subscriptionQueue ?? DEFAULT_SUBSCRIPTION_QUEUE,
+    ...(options.subscriptionQueueBytes ? { queueBytes: options.subscriptionQueueBytes } : {}),
     ...(options.registry ? { registry: options.registry } : {}),
   });
   const access = graphqlAccess(options.read, options.write, options.authenticator !== undefined);
-  // Added before mercurius so that its routes inherit the hook.
-  fastify.addHook('preHandler', guardGraphqlRequest);
+  // Added before mercurius so that its routes inherit the hook and it uses this WebSocket server.
+  fastify.addHook('preHandler', graphqlRequestGuard(limits));
+  const websocket: ConnectionLimits = { ...DEFAULT_CONNECTION_LIMITS, ...options.websocket };
+  const gate = new SubscriptionGate({ limits: websocket, documentLimits: limits, ...(options.authenticator ? { authenticator: options.authenticator } : {}) });
+  await registerSubscriptionTransport(fastify, gate, websocket.maxMessageBytes);
   await fastify.register(mercurius, {
     schema: await readFile(options.schemaFile ?? SCHEMA_FILE, 'utf8'),
     resolvers: createResolvers({ read: options.read, limits, events, access, ...(options.write ? { write: options.write } : {}) }),
     loaders: createLoaders(options.read, access),
     path: '/graphql',
-    graphiql: options.graphiql ?? true,
+    graphiql: false, // mercurius' GraphiQL loads its files from a CDN; graphiql-page.ts serves them itself
     validationRules: [...rules, noSubscriptionOverHttp],
-    graphql: { parseOptions: { maxTokens: MAX_DOCUMENT_TOKENS } },
+    // The guard and the gate count tokens before this parse; the bound here is the same limit.
+    graphql: { parseOptions: { maxTokens: limits.maxTokens } },
     cache: DOCUMENT_CACHE_SIZE,
     errorFormatter: formatGraphqlErrors,
     context: (request) => ({ principal: principalOf(request) }),
-    subscription: subscriptionOptions(options.authenticator),
+    subscription: subscriptionOptions(gate),
+  });
+  if (options.graphiql ?? true) await fastify.register(graphiqlPage);
+  fastify.graphql.addHook('preValidation', (_schema, document) => {
+    refuseRepeatedFields(document, limits);
   });
   fastify.graphql.addHook('preSubscriptionExecution', (schema, document) => {
+    refuseRepeatedFields(document, limits);
     validateSubscription(schema, document, rules);
   });
   // Watches end before the server closes: each open subscription completes.
@@ -104,21 +118,22 @@ export async function graphqlPlugin(fastify: FastifyInstance, options: GraphqlPl
 }
 
 /**
- * subscriptionOptions: a connection's principal is its upgrade request's (bearer header), unless
- * connection_init names a token, which then decides; an unknown token refuses the connection.
+ * subscriptionOptions: a connection's principal is the one the gate found in its connection_init
+ * (or its upgrade request's header); mercurius sees only connections the gate has admitted. A
+ * client offering no subprotocol is spoken to in graphql-transport-ws, the one the gate knows.
  */
-function subscriptionOptions(authenticator: TokenAuthenticator | undefined): MercuriusCommonOptions['subscription'] {
+function subscriptionOptions(gate: SubscriptionGate): MercuriusCommonOptions['subscription'] {
   return {
     keepAlive: 30_000,
-    context: (_socket, request) => ({ principal: principalOf(request) }),
-    ...(authenticator === undefined ? {} : {
-      onConnect: (data: { payload?: unknown }) => {
-        const auth = authenticateConnection(authenticator, data.payload);
-        if (auth === 'refused') return false;
-        return auth === 'no-token' ? true : { principal: auth.principal };
-      },
-    }),
+    wsDefaultSubprotocol: GRAPHQL_TRANSPORT_WS,
+    context: (socket) => ({ principal: gate.principalOf(socket) }),
   };
+}
+
+/** refuseRepeatedFields throws QUERY_TOO_MANY_REPEATED_FIELDS before validation would compare the copies pairwise. */
+function refuseRepeatedFields(document: DocumentNode, limits: QueryLimits): void {
+  const error = repeatedFieldsError(document, limits.maxFieldRepeats);
+  if (error !== undefined) throw error;
 }
 
 /** validateSubscription runs the standard and the limit rules on a subscription document. */

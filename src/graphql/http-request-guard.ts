@@ -1,25 +1,37 @@
-// Checks on GraphQL-over-HTTP requests that mercurius does not make. mercurius reads a `query`
+// Checks on GraphQL-over-HTTP requests that mercurius does not make. The document's size limits
+// (bytes and tokens, document-source.ts) are checked here before mercurius parses it, as the
+// WebSocket gate checks them for subscriptions. mercurius reads a `query`
 // that fails to parse as GraphQL as a JSON-encoded AST (so `query=6` or `{"query":"[]"}` reaches
 // graphql-js' validator as a number or an array), and passes GET `variables` that decode to a
 // non-object (`variables=false`) to graphql-js, which asserts: both were 500s for a client's mistake.
 // No string is both a GraphQL document and JSON (a selection needs a bare field name), so refusing
 // JSON-parsable queries refuses no valid document.
 
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type { GraphQLFormattedError } from 'graphql';
+import { checkDocumentSource } from './document-source.js';
+import type { QueryLimits } from './query-limits.js';
 
 /** GraphqlRequestError is the body of a refused request, shaped as GraphQL over HTTP errors. */
 interface GraphqlRequestError {
-  readonly errors: readonly { readonly message: string; readonly extensions: { readonly code: string } }[];
+  readonly errors: readonly GraphQLFormattedError[];
 }
 
-/** guardGraphqlRequest is a preHandler hook: it answers 400 for the requests described above. */
-export async function guardGraphqlRequest(req: FastifyRequest, reply: FastifyReply): Promise<void> {
-  const input = (req.method === 'GET' ? req.query : req.body) as Record<string, unknown> | string | null | undefined;
-  const query = typeof input === 'string' ? input : input?.['query'];
-  const problem = queryProblem(query) ?? (req.method === 'GET' && typeof input === 'object' ? variablesProblem(input?.['variables']) : undefined);
-  if (problem === undefined) return;
-  const body: GraphqlRequestError = { errors: [{ message: problem.message, extensions: { code: problem.code } }] };
-  await reply.code(400).header('content-type', 'application/json').send(body);
+/** graphqlRequestGuard makes the preHandler hook that answers 4xx for the requests described above. */
+export function graphqlRequestGuard(limits: Pick<QueryLimits, 'maxDocumentBytes' | 'maxTokens'>): preHandlerAsyncHookHandler {
+  return async function guardGraphqlRequest(req: FastifyRequest, reply: FastifyReply): Promise<void> {
+    const input = (req.method === 'GET' ? req.query : req.body) as Record<string, unknown> | string | null | undefined;
+    const query = typeof input === 'string' ? input : input?.['query'];
+    const problem = queryProblem(query) ?? (req.method === 'GET' && typeof input === 'object' ? variablesProblem(input?.['variables']) : undefined);
+    if (problem !== undefined) return refuse(reply, 400, { message: problem.message, extensions: { code: problem.code } });
+    const rejection = typeof query === 'string' ? checkDocumentSource(query, limits) : undefined;
+    if (rejection !== undefined) return refuse(reply, rejection.httpStatus, rejection.error);
+  };
+}
+
+async function refuse(reply: FastifyReply, status: number, error: GraphQLFormattedError): Promise<void> {
+  const body: GraphqlRequestError = { errors: [error] };
+  await reply.code(status).header('content-type', 'application/json').send(body);
 }
 
 function queryProblem(query: unknown): { message: string; code: string } | undefined {

@@ -4,12 +4,19 @@
 // service (an app that serves reads only) every mutation is METHOD_NOT_ALLOWED. Mutations of one
 // document run one after the other (GraphQL's rule for mutation fields), so a document that
 // creates and then patches an object does so in that order.
+//
+// Read-your-writes: over HTTP, each successful write adds its token to the answer's
+// `X-Cachegate-Resource-Version` header, as a REST write answers it (one value per write, in the
+// order they ran, joined by ", "); a read passes them back as minResourceVersion. The result
+// itself stays the source's object, unchanged. Over WebSocket there are no headers.
 
+import type { FastifyReply } from 'fastify';
 import type { IResolvers } from 'mercurius';
 import { isPlainObject } from '../apimachinery/object-meta.js';
 import type { KubeObject } from '../apimachinery/object-meta.js';
 import { AppError } from '../errors.js';
-import type { NamedTarget, PatchType, WriteOptions, WriteService, WriteTarget } from '../write/write-service.js';
+import { minResourceVersionOf } from '../read/min-resource-version.js';
+import type { NamedTarget, PatchType, WriteOptions, WriteResult, WriteService, WriteTarget } from '../write/write-service.js';
 
 /** TargetArgs are the arguments every mutation takes (GraphQL passes absent optionals as null or not at all). */
 interface TargetArgs {
@@ -55,32 +62,36 @@ export function createMutationResolvers(writeOf: (context: unknown) => WriteServ
     if (!write) throw new AppError('MethodNotAllowed', 'writes are not configured');
     return write;
   };
+  const answer = (context: unknown, result: WriteResult): KubeObject | null => {
+    announceToken(context, result);
+    return result.object ?? null;
+  };
   return {
     createObject: async (_root: unknown, args: ObjectArgs, context: unknown) => {
       const result = await writes(context).create(targetOf(args), objectOf(args.object), optionsOf(args));
-      return result.object ?? null;
+      return answer(context, result);
     },
     updateObject: async (_root: unknown, args: ObjectArgs, context: unknown) => {
       const object = objectOf(args.object);
       const result = await writes(context).update(namedTargetOf(args, object), object, optionsOf(args));
-      return result.object ?? null;
+      return answer(context, result);
     },
     patchObject: async (_root: unknown, args: PatchArgs, context: unknown) => {
       const result = await writes(context).patch(namedTargetOf(args), patchOf(args), patchTypeOf(args), optionsOf(args));
-      return result.object ?? null;
+      return answer(context, result);
     },
     updateObjectStatus: async (_root: unknown, args: ObjectArgs, context: unknown) => {
       const object = objectOf(args.object);
       const result = await writes(context).updateStatus(namedTargetOf(args, object), object, optionsOf(args));
-      return result.object ?? null;
+      return answer(context, result);
     },
     patchObjectStatus: async (_root: unknown, args: PatchArgs, context: unknown) => {
       const result = await writes(context).patchStatus(namedTargetOf(args), patchOf(args), patchTypeOf(args), optionsOf(args));
-      return result.object ?? null;
+      return answer(context, result);
     },
     deleteObject: async (_root: unknown, args: NameArgs, context: unknown) => {
       const result = await writes(context).delete(namedTargetOf(args), optionsOf(args));
-      return result.object ?? null;
+      return answer(context, result);
     },
     deleteObjects: async (_root: unknown, args: SelectorArgs, context: unknown) => {
       const selector = args.labelSelector ?? undefined;
@@ -137,4 +148,16 @@ function patchTypeOf(args: PatchArgs): PatchType {
 
 function optionsOf(args: TargetArgs): WriteOptions {
   return args.dryRun ? { dryRun: true } : {};
+}
+
+/** TOKEN_HEADER is the header REST writes answer with their token. */
+const TOKEN_HEADER = 'x-cachegate-resource-version';
+
+/** announceToken adds a write's token to the HTTP answer (no reply: a WebSocket operation). */
+function announceToken(context: unknown, result: WriteResult): void {
+  const reply = typeof context === 'object' && context !== null ? (context as { reply?: FastifyReply }).reply : undefined;
+  const token = minResourceVersionOf(result);
+  if (reply === undefined || token === undefined) return;
+  const earlier = reply.getHeader(TOKEN_HEADER);
+  reply.header(TOKEN_HEADER, typeof earlier === 'string' && earlier !== '' ? `${earlier}, ${token}` : token);
 }

@@ -1,6 +1,8 @@
-// Depth, cost and alias limits for GraphQL documents, as validation rules: a document over a limit
-// is rejected before anything runs, with HTTP 400 and extensions.code QUERY_TOO_DEEP,
-// QUERY_TOO_COSTLY or QUERY_TOO_MANY_ALIASES. Introspection (__schema, __type) is free and does
+// The limits of one GraphQL document, on every transport (HTTP GET, HTTP POST, WebSocket). Size
+// in bytes and in tokens is checked on the text before it is parsed (document-source.ts), repeated
+// fields on the parsed document before it is validated (repeated-fields.ts); depth, cost and
+// aliases are validation rules here: a document over a limit is rejected before anything runs,
+// with HTTP 400 and extensions.code QUERY_TOO_DEEP, QUERY_TOO_COSTLY or QUERY_TOO_MANY_ALIASES. Introspection (__schema, __type) is free and does
 // not count towards depth: its shape is fixed by the schema, and GraphiQL's own introspection
 // query is 15 levels deep.
 //
@@ -32,6 +34,17 @@ export interface QueryLimits {
   readonly listEstimate: number;
   /** maxAliases is the most aliased fields one document may hold (aliases multiply work cheaply; issue 7). */
   readonly maxAliases: number;
+  /** maxDocumentBytes is the largest document accepted, in UTF-8 bytes (PAYLOAD_TOO_LARGE past it). */
+  readonly maxDocumentBytes: number;
+  /**
+   * maxTokens bounds a document's size in GraphQL tokens (GRAPHQL_PARSE_FAILED past it). mercurius
+   * keeps parsed documents, rejected ones too, in LRU caches keyed by the query text, and a parsed
+   * document costs about 0.5 KB per token: without a bound, distinct huge queries (the HTTP fuzz
+   * test sent 3000-alias ones) held hundreds of MB. Introspection is under 200 tokens.
+   */
+  readonly maxTokens: number;
+  /** maxFieldRepeats is how often one response name may be selected in one selection set (repeated-fields.ts). */
+  readonly maxFieldRepeats: number;
 }
 
 /** DEFAULT_QUERY_LIMITS are the limits of the /graphql endpoint unless the plugin is told otherwise. */
@@ -42,6 +55,9 @@ export const DEFAULT_QUERY_LIMITS: QueryLimits = Object.freeze({
   maxFirst: 500,
   listEstimate: 10,
   maxAliases: 100,
+  maxDocumentBytes: 64 * 1024,
+  maxTokens: 2000,
+  maxFieldRepeats: 10,
 });
 
 /** queryLimitRules makes the depth and cost validation rules for the given limits. */

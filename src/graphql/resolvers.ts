@@ -46,7 +46,7 @@ export interface ResolverDeps {
 /** FilterInput is CachedObjectFilter as GraphQL passes it: fields may be null. */
 type FilterInput = { readonly [K in keyof CachedObjectFilter]?: string | null };
 
-/** MinResourceVersionArgs: the reads wait for `<shard>/<cluster>/<rv>` to be replicated first. */
+/** MinResourceVersionArgs: the reads wait for these write tokens (min-resource-version.ts) to be replicated first. */
 interface MinResourceVersionArgs {
   readonly minResourceVersion?: readonly string[] | null;
 }

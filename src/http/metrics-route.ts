@@ -1,6 +1,10 @@
 // /metrics in the Prometheus text format, and the hook that times every request.
 
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { statusOf } from '../apimachinery/status.js';
+import { seesEverything } from '../auth/authorizer.js';
+import { principalOf } from '../auth/request-principal.js';
+import { AppError } from '../errors.js';
 import type { Metrics } from '../metrics/metrics.js';
 
 /**
@@ -11,11 +15,30 @@ export const metricsPlugin = Object.assign(metricsRoutes, { [Symbol.for('skip-ov
 
 async function metricsRoutes(app: FastifyInstance, opts: { readonly metrics: Metrics }): Promise<void> {
   const { registry, httpRequestDuration } = opts.metrics;
-  app.get('/metrics', async (_req, reply) => reply.type(registry.contentType).send(await registry.metrics()));
+  app.get('/metrics', async (req, reply) => {
+    const refused = refusal(req);
+    if (refused !== undefined) return sendRefusal(reply, refused);
+    return reply.type(registry.contentType).send(await registry.metrics());
+  });
   app.addHook('onResponse', async (req, reply) => {
     httpRequestDuration.observe(
       { method: req.method, route: req.routeOptions.url ?? 'unmatched', status_code: String(reply.statusCode) },
       reply.elapsedTime / 1000,
     );
   });
+}
+
+/**
+ * refusal says why a principal may not scrape: the series name every logical cluster and count
+ * its objects, so only a token that reads every cluster may see them. No principal means auth is
+ * off or /metrics is configured open.
+ */
+function refusal(req: FastifyRequest): AppError | undefined {
+  const principal = principalOf(req);
+  if (principal === null || seesEverything(principal)) return undefined;
+  return new AppError('Forbidden', `user "${principal.user}" may not read /metrics: it needs a token that reads every logical cluster`);
+}
+
+async function sendRefusal(reply: FastifyReply, error: AppError): Promise<FastifyReply> {
+  return reply.code(error.httpStatus).type('application/json; charset=utf-8').send(statusOf(error));
 }

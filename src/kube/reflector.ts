@@ -15,13 +15,14 @@ import type { BackoffOptions } from './backoff.js';
 import type { DynamicClient } from './dynamic-client.js';
 import { InformerCache } from './informer-cache.js';
 import type { InformerHandler } from './informer-cache.js';
-import { informerRestartsCounter } from './informer-metrics.js';
+import { ReflectorHealth } from './reflector-health.js';
 import type { SourceConnection } from './source-connection.js';
 import { clusterOf, resourcePath } from './source-connection.js';
 import type { WatchStream } from './source-transport.js';
 import { SourceIncarnation } from './source-incarnation.js';
 import { sourceIdentity } from './source-identity.js';
-import { RELIST_OUTCOMES, runWatch } from './watch-session.js';
+import { RELIST_OUTCOMES, RELIST_REASONS, runWatch } from './watch-session.js';
+import { InterruptiblePause } from './interruptible-pause.js';
 import type { WatchOutcome } from './watch-session.js';
 
 /** ReflectorOptions configure one reflector; cluster undefined watches every cluster of a kcp source. */
@@ -41,13 +42,6 @@ export interface ReflectorOptions {
 /** WATCH_TIMEOUT_RANGE_S: each watch asks the server to end it after 5–10 minutes, as client-go does, so a silently dead stream cannot last forever. */
 const WATCH_TIMEOUT_RANGE_S = [300, 600] as const;
 
-/** RELIST_REASONS say in the log why a watch outcome led to a re-list. */
-const RELIST_REASONS: Readonly<Partial<Record<WatchOutcome, string>>> = {
-  'gone': 'the watch resourceVersion expired (410); relisting',
-  'too-large': 'the source has not reached our resourceVersion (it restarted?); relisting',
-  'rewound': 'the source sent a resourceVersion older than one already seen (it restarted?); relisting',
-};
-
 /** Reflector keeps a store of one resource of one source in step with the source. */
 export class Reflector {
   readonly source: SourceConnection;
@@ -58,19 +52,15 @@ export class Reflector {
   readonly #log: Logger;
   readonly #cache: InformerCache;
   readonly #backoff: Backoff;
-  readonly #countRestart: () => void;
+  readonly #health: ReflectorHealth;
   readonly #incarnation = new SourceIncarnation();
   #resourceVersion = '';
   #started = false;
   #stopped = false;
   #synced = false;
-  #lastError: string | undefined = 'not started';
-  /** #failingSince is when the current run of failures began (ISO time), for honest status reports. */
-  #failingSince: string | undefined;
-  #restarts = 0;
   #stream: WatchStream | undefined;
   #listAbort: AbortController | undefined;
-  #wake: (() => void) | undefined;
+  readonly #pause = new InterruptiblePause();
 
   constructor(opts: ReflectorOptions) {
     this.#opts = opts;
@@ -82,28 +72,25 @@ export class Reflector {
     this.#log = opts.log.child({ source: opts.source.name, resource, cluster: opts.cluster ?? '*' });
     this.#cache = new InformerCache((obj) => clusterOf(opts.source, obj), this.#log);
     this.#backoff = new Backoff(opts.backoff);
-    const counter = opts.metrics ? informerRestartsCounter(opts.metrics).labels({ source: opts.source.name, resource }) : undefined;
-    this.#countRestart = () => {
-      this.#restarts += 1;
-      counter?.inc();
-    };
+    this.#health = new ReflectorHealth({ source: opts.source.name, resource, log: this.#log, ...(opts.metrics ? { metrics: opts.metrics } : {}) });
   }
 
   /** start begins listing and watching in the background; calling it again does nothing. */
   start(): void {
     if (this.#started || this.#stopped) return;
     this.#started = true;
-    this.#lastError = 'not synced yet';
+    this.#health.waiting('not synced yet');
     void this.#run();
   }
 
-  /** stop ends the watch for good; no handler is called after it returns. */
+  /** stop ends the watch for good; no handler is called after it returns, and its metric series go. */
   stop(): void {
     this.#stopped = true;
+    this.#health.release();
     this.#cache.silence();
     this.#stream?.abort();
     this.#listAbort?.abort();
-    this.#wake?.();
+    this.#pause.stop();
   }
 
   /** hasSynced tells whether the first list has been stored (it stays true through reconnects). */
@@ -113,12 +100,12 @@ export class Reflector {
 
   /** lastError says why the reflector is not connected right now, or undefined when it is. */
   lastError(): string | undefined {
-    return this.#lastError;
+    return this.#health.lastError;
   }
 
   /** failingSince is when the current run of list/watch failures began (ISO time), undefined while connected. */
   failingSince(): string | undefined {
-    return this.#lastError === undefined ? undefined : this.#failingSince;
+    return this.#health.failingSince;
   }
 
   /**
@@ -132,7 +119,7 @@ export class Reflector {
 
   /** restarts counts re-lists and re-watches after errors and expired resourceVersions. */
   get restarts(): number {
-    return this.#restarts;
+    return this.#health.restarts;
   }
 
   /** get reads one object from the store. */
@@ -157,7 +144,7 @@ export class Reflector {
         if (relist) await this.#list();
         else if (await this.#restartedSinceList()) {
           relist = true;
-          this.#behind('the source has another identity than at the last list (it restarted); relisting');
+          this.#health.behind('the source has another identity than at the last list (it restarted); relisting');
           continue;
         }
         relist = false;
@@ -166,20 +153,20 @@ export class Reflector {
         if (this.#stopped) return;
         relist = RELIST_OUTCOMES.has(outcome);
         // An expired version is routine (the server compacted); the others mean the source restarted.
-        if (outcome === 'gone') this.#restart(RELIST_REASONS[outcome] ?? 'relisting');
-        else if (relist) this.#behind(RELIST_REASONS[outcome] ?? 'relisting');
+        if (outcome === 'gone') this.#health.restarted(RELIST_REASONS[outcome] ?? 'relisting');
+        else if (relist) this.#health.behind(RELIST_REASONS[outcome] ?? 'relisting');
         // A 410 storm (every watch refused as too old) must not turn into a list-watch hot loop.
-        if (relist || outcome === 'short') await this.#sleep(this.#backoff.next());
+        if (relist || outcome === 'short') await this.#pause.sleep(this.#backoff.next());
       } catch (err) {
         if (this.#stopped) return;
         if (isAppError(err, 'Expired') || isAppError(err, 'Gone')) {
           relist = true;
-          this.#restart('the list expired (410); relisting');
-          await this.#sleep(this.#backoff.next());
+          this.#health.restarted('the list expired (410); relisting');
+          await this.#pause.sleep(this.#backoff.next());
           continue;
         }
-        this.#fail(err);
-        await this.#sleep(this.#backoff.next());
+        this.#health.failed(err);
+        await this.#pause.sleep(this.#backoff.next());
       }
     }
   }
@@ -199,7 +186,7 @@ export class Reflector {
     this.#cache.replace(page.items);
     this.#resourceVersion = page.resourceVersion;
     this.#synced = true;
-    this.#lastError = undefined;
+    this.#health.connected();
     // No backoff reset here: a server may list fine and refuse every watch. Only a watch that
     // delivers an event proves the connection healthy (firstEvent below).
     this.#log.debug({ objects: this.#cache.size, resourceVersion: page.resourceVersion }, 'listed');
@@ -216,7 +203,7 @@ export class Reflector {
       connected: (stream) => {
         this.#stream = stream;
         if (this.#stopped) return false;
-        this.#lastError = undefined;
+        this.#health.connected();
         return true;
       },
     });
@@ -258,45 +245,5 @@ export class Reflector {
   async #restartedSinceList(): Promise<boolean> {
     if (this.#incarnation.identity === undefined) return false;
     return this.#incarnation.isAnother(await sourceIdentity(this.#opts.client));
-  }
-
-  /**
-   * #behind records that the store is known to be behind the source until the next list succeeds:
-   * readiness and reports see it as a failure (after their grace), never as connected.
-   */
-  #behind(reason: string): void {
-    if (this.#lastError === undefined || this.#failingSince === undefined) this.#failingSince = new Date().toISOString();
-    this.#lastError = `${this.#describe()}: ${reason}`;
-    this.#restart(reason);
-  }
-
-  #restart(reason: string): void {
-    this.#countRestart();
-    this.#log.info({ restarts: this.#restarts }, reason);
-  }
-
-  #fail(err: unknown): void {
-    const message = err instanceof Error ? err.message : String(err);
-    if (this.#lastError === undefined || this.#failingSince === undefined) this.#failingSince = new Date().toISOString();
-    this.#lastError = `${this.#describe()}: ${message}`;
-    this.#countRestart();
-    this.#log.warn({ restarts: this.#restarts, err: message }, 'list/watch failed; retrying with backoff');
-  }
-
-  #describe(): string {
-    return `informer for ${schemaOf(this.gvr)} in source ${this.source.name}`;
-  }
-
-  #sleep(ms: number): Promise<void> {
-    if (this.#stopped) return Promise.resolve();
-    return new Promise<void>((resolve) => {
-      const done = (): void => {
-        clearTimeout(timer);
-        this.#wake = undefined;
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      this.#wake = done;
-    });
   }
 }

@@ -15,6 +15,13 @@ export type WatchOutcome = 'closed' | 'short' | 'gone' | 'too-large' | 'rewound'
 /** RELIST_OUTCOMES are the outcomes after which the reflector must list again. */
 export const RELIST_OUTCOMES: ReadonlySet<WatchOutcome> = new Set(['gone', 'too-large', 'rewound']);
 
+/** RELIST_REASONS say in the log why a watch outcome led to a re-list. */
+export const RELIST_REASONS: Readonly<Partial<Record<WatchOutcome, string>>> = {
+  'gone': 'the watch resourceVersion expired (410); relisting',
+  'too-large': 'the source has not reached our resourceVersion (it restarted?); relisting',
+  'rewound': 'the source sent a resourceVersion older than one already seen (it restarted?); relisting',
+};
+
 /** SHORT_WATCH_MS: a stream that ends this quickly without one event is treated like a refusal, so we do not spin. */
 const SHORT_WATCH_MS = 1000;
 

@@ -132,9 +132,11 @@ export interface ReadModel {
   /** clusterCachedResources lists the CCRs of every source, with their status. */
   clusterCachedResources(): Promise<KubeObject[]>;
   /**
-   * waitForReplication resolves once the cache has replicated, for each `<shard>/<cluster>/<rv>`
-   * given, at least that source resourceVersion of that logical cluster (read-waiter.ts); at once
-   * when none is given. Malformed → BadRequest; the bound passes first → Timeout (retry after 1 s).
+   * waitForReplication resolves once the cache has replicated, for each token given (a write's
+   * `<shard>/<cluster>/<group>/<resource>/<rv>`: that resource; `<shard>/<cluster>/<rv>`: every
+   * resource of the cluster), at least that source resourceVersion (read-waiter.ts); at once when
+   * none is given or nothing replicates what it names. Malformed → BadRequest; the bound passes
+   * first → Timeout (retry after 1 s).
    */
   waitForReplication(minResourceVersions: readonly string[]): Promise<void>;
 }

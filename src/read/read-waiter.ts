@@ -1,18 +1,15 @@
-// Reads that ask for `minResourceVersion=<shard>/<cluster>/<rv>` wait here until the cache has
-// replicated at least that source resourceVersion of that logical cluster (every one listed must
-// hold), polling the replication progress every few milliseconds, up to a bound; then they fail
-// with Timeout (504, Retry-After: 1). A malformed value is a BadRequest.
+// Reads that ask for `minResourceVersion` (min-resource-version.ts: a write's token
+// `<shard>/<cluster>/<group>/<resource>/<rv>`, or `<shard>/<cluster>/<rv>` for every resource of
+// the cluster) wait here until the cache has replicated at least that source resourceVersion
+// (every one listed must hold; replication-progress.ts decides), polling the replication
+// progress every few milliseconds, up to a bound; then they fail with Timeout (504,
+// Retry-After: 1). A malformed value is a BadRequest, before any wait.
 
-import { LOGICAL_CLUSTER_NAME_PATTERN } from '../apimachinery/logical-cluster.js';
+import { groupResourceKey } from '../apimachinery/gvr.js';
 import { AppError } from '../errors.js';
+import { parseMinResourceVersion } from './min-resource-version.js';
+import type { MinResourceVersion } from './min-resource-version.js';
 import type { ReplicationProgress } from './replication-progress.js';
-
-/** MinResourceVersion is one parsed `<shard>/<cluster>/<rv>`. */
-export interface MinResourceVersion {
-  readonly shard: string;
-  readonly cluster: string;
-  readonly resourceVersion: bigint;
-}
 
 /** ReadWaiterOptions: timeoutMs bounds each wait; pollMs is the polling period. */
 export interface ReadWaiterOptions {
@@ -24,21 +21,6 @@ export interface ReadWaiterOptions {
 /** MAX_MIN_RESOURCE_VERSIONS caps how many values one read may list. */
 export const MAX_MIN_RESOURCE_VERSIONS = 64;
 const DEFAULT_POLL_MS = 5;
-const DECIMAL = /^[0-9]{1,40}$/;
-// The cluster must be a logical cluster name: `*` or any other value could never be replicated, so
-// a read naming one would only wait out the bound and fail with 504 for what is the client's mistake.
-
-/** parseMinResourceVersion parses `<shard>/<cluster>/<rv>` (rv decimal); anything else is a BadRequest. */
-export function parseMinResourceVersion(value: string): MinResourceVersion {
-  const parts = value.split('/');
-  const [shard, cluster, rv] = parts;
-  if (parts.length !== 3 || !shard || !cluster || !LOGICAL_CLUSTER_NAME_PATTERN.test(cluster) || rv === undefined || !DECIMAL.test(rv)) {
-    throw new AppError('BadRequest', `invalid minResourceVersion "${value}": want <shard>/<cluster>/<resourceVersion> with a logical cluster name and a decimal resourceVersion`, {
-      causes: [{ reason: 'FieldValueInvalid', field: 'minResourceVersion', message: `invalid value "${value}"` }],
-    });
-  }
-  return { shard, cluster, resourceVersion: BigInt(rv) };
-}
 
 /** ReadWaiter waits for replication progress on behalf of reads. */
 export class ReadWaiter {
@@ -62,7 +44,7 @@ export class ReadWaiter {
       throw new AppError('BadRequest', `at most ${MAX_MIN_RESOURCE_VERSIONS} minResourceVersion values are allowed, got ${values.length}`);
     }
     const wanted = values.map(parseMinResourceVersion);
-    const pending = (): MinResourceVersion | undefined => wanted.find((w) => !this.#progress.hasReplicated(w.shard, w.cluster, w.resourceVersion));
+    const pending = (): MinResourceVersion | undefined => wanted.find((w) => !this.#progress.hasReplicated(w));
     let missing = pending();
     if (missing === undefined) return;
     const deadline = performance.now() + this.#timeoutMs;
@@ -71,13 +53,18 @@ export class ReadWaiter {
       missing = pending();
       if (missing === undefined) return;
     }
-    const { shard, cluster, resourceVersion } = missing;
     throw new AppError(
       'Timeout',
-      `the cache has not replicated resourceVersion ${resourceVersion} of shard "${shard}" cluster "${cluster}" within ${this.#timeoutMs} ms; retry later`,
+      `the cache has not replicated resourceVersion ${missing.resourceVersion} of ${scopeOf(missing)} within ${this.#timeoutMs} ms; retry later`,
       { retryAfterSeconds: 1 },
     );
   }
+}
+
+/** scopeOf says what a token waits for, for the Timeout message. */
+function scopeOf(wanted: MinResourceVersion): string {
+  const where = `shard "${wanted.shard}" cluster "${wanted.cluster}"`;
+  return wanted.resource === undefined ? where : `${groupResourceKey(wanted.resource)} in ${where}`;
 }
 
 function sleep(ms: number): Promise<void> {

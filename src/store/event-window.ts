@@ -1,9 +1,22 @@
-// The last `capacity` committed events, kept so a watch can resume from a resourceVersion. Every
+// The most recent committed events, kept so a watch can resume from a resourceVersion. Every
 // committed write takes exactly the next resourceVersion and pushes exactly one event, so the
-// versions in the window are consecutive and need not be stored: slot i holds version first + i.
-// Fields live in parallel arrays instead of one record per event, which halves the per-event cost;
-// the objects themselves are shared with the table, so the window mostly holds references.
+// versions in the window are consecutive and need not be stored: the oldest retained event has
+// version `first` and the others follow it.
+//
+// The window is bounded twice, oldest events evicted first: by event count, and by the estimated
+// bytes of the objects its events carry. The count alone does not bound memory: a 3 MB object
+// patched a thousand times is a thousand 3 MB versions. An event's objects are shared with the
+// table while they are current, so the window's own cost is the versions it keeps alive after
+// they were replaced. Counting each event's object approximates that: a version is counted once,
+// by the event that wrote it; what is not counted is, per object, the version before its oldest
+// retained event (kept as that event's `previous`, needed to replay selector transitions), at most
+// one extra version per object in the window.
+//
+// Fields live in parallel arrays instead of one record per event, which halves the per-event cost
+// and keeps the per-event size a plain number, not an allocation. Evicted slots are cleared at
+// once (so their objects can be collected) and the arrays are compacted when half of them is dead.
 
+import { getHeapStatistics } from 'node:v8';
 import type { KubeObject } from '../apimachinery/object-meta.js';
 import type { ClusterTable } from './object-table.js';
 import type { WatchEventType } from './store.js';
@@ -20,47 +33,72 @@ export type ChangeVisitor = (
   source: ClusterTable,
 ) => void;
 
-/** EventWindow is a ring buffer of the most recent committed events. */
+/** EventWindowLimits bound a window; whichever is reached first evicts the oldest events. */
+export interface EventWindowLimits {
+  /** maxEvents is the most events kept (0 keeps none). */
+  readonly maxEvents: number;
+  /** maxBytes is the most estimated object bytes kept; the newest event is kept even when it alone is larger. */
+  readonly maxBytes: number;
+}
+
+/**
+ * DEFAULT_EVENT_WINDOW_BYTES is an eighth of this process's V8 heap limit: an app has two windows
+ * (the embedded source's and the cache's), so history takes at most a quarter of the heap, and the
+ * rest is left to what cannot be shed, the current objects and the requests in flight. At the
+ * default 4 GiB heap that is 512 MiB per window, more than 100 000 events of ordinary objects: the
+ * count bound still applies first to them, the byte bound to large objects changed often.
+ */
+export const DEFAULT_EVENT_WINDOW_BYTES = Math.floor(getHeapStatistics().heap_size_limit / 8);
+
+/** COMPACT_AFTER: dead slots at the front are cut off once there are this many and they are half the arrays. */
+const COMPACT_AFTER = 1024;
+
+/** EventWindow is a queue of the most recent committed events, bounded by count and by bytes. */
 export class EventWindow {
-  private readonly capacity: number;
+  private readonly maxEvents: number;
+  private readonly maxBytes: number;
   private readonly types: ChangeType[] = [];
-  private readonly objects: KubeObject[] = [];
+  private readonly objects: (KubeObject | undefined)[] = [];
   private readonly previous: (KubeObject | undefined)[] = [];
-  private readonly sources: ClusterTable[] = [];
-  /** head is the slot of the oldest retained event once the buffer has wrapped. */
+  private readonly sources: (ClusterTable | undefined)[] = [];
+  private readonly sizes: number[] = [];
+  /** head is the array slot of the oldest retained event; slots before it are dead. */
   private head = 0;
   /** first is the resourceVersion of the oldest retained event (or the next one when empty). */
   private first = 1;
+  private heldBytes = 0;
   private droppedAny = false;
 
-  constructor(capacity: number) {
-    this.capacity = Math.max(0, Math.floor(capacity));
+  constructor(limits: EventWindowLimits) {
+    this.maxEvents = Math.max(0, Math.floor(limits.maxEvents));
+    this.maxBytes = Math.max(0, limits.maxBytes);
   }
 
-  /** push records the event of version rv, which must be the one after the newest retained event. */
-  push(rv: number, type: ChangeType, object: KubeObject, previous: KubeObject | undefined, source: ClusterTable): void {
-    if (this.capacity === 0) {
-      this.first = rv + 1;
-      this.droppedAny = true;
-      return;
-    }
-    if (this.types.length < this.capacity) {
-      // Still filling: arrays grow on demand so an idle store does not pay for the whole window.
-      if (this.types.length === 0) this.first = rv;
-      this.types.push(type);
-      this.objects.push(object);
-      this.previous.push(previous);
-      this.sources.push(source);
-      return;
-    }
-    const slot = this.head;
-    this.types[slot] = type;
-    this.objects[slot] = object;
-    this.previous[slot] = previous;
-    this.sources[slot] = source;
-    this.head = (slot + 1) % this.capacity;
-    this.first++;
-    this.droppedAny = true;
+  /** size is the number of retained events. */
+  get size(): number {
+    return this.types.length - this.head;
+  }
+
+  /** bytes is the estimated bytes of the retained events' objects. */
+  get bytes(): number {
+    return this.heldBytes;
+  }
+
+  /**
+   * push records the event of version rv, which must be the one after the newest retained event;
+   * bytes is the estimated size of object. Then the oldest events go until both bounds hold.
+   */
+  push(rv: number, type: ChangeType, object: KubeObject, previous: KubeObject | undefined, source: ClusterTable, bytes: number): void {
+    if (this.size === 0) this.first = rv;
+    this.types.push(type);
+    this.objects.push(object);
+    this.previous.push(previous);
+    this.sources.push(source);
+    this.sizes.push(bytes);
+    this.heldBytes += bytes;
+    while (this.size > this.maxEvents) this.dropOldest();
+    while (this.size > 1 && this.heldBytes > this.maxBytes) this.dropOldest();
+    this.compact();
   }
 
   /**
@@ -78,11 +116,29 @@ export class EventWindow {
 
   /** forEachAfter visits the retained events with a version greater than rv, oldest first. */
   forEachAfter(rv: number, visit: ChangeVisitor): void {
-    const size = this.types.length;
-    const skip = Math.max(0, rv - this.first + 1);
-    for (let i = skip; i < size; i++) {
-      const slot = (this.head + i) % size;
-      visit(this.first + i, this.types[slot] as ChangeType, this.objects[slot] as KubeObject, this.previous[slot], this.sources[slot] as ClusterTable);
+    const end = this.types.length;
+    for (let slot = this.head + Math.max(0, rv - this.first + 1); slot < end; slot++) {
+      const version = this.first + (slot - this.head);
+      visit(version, this.types[slot] as ChangeType, this.objects[slot] as KubeObject, this.previous[slot], this.sources[slot] as ClusterTable);
     }
+  }
+
+  private dropOldest(): void {
+    const slot = this.head;
+    this.heldBytes -= this.sizes[slot] ?? 0;
+    this.objects[slot] = undefined;
+    this.previous[slot] = undefined;
+    this.sources[slot] = undefined;
+    this.head++;
+    this.first++;
+    this.droppedAny = true;
+  }
+
+  /** compact cuts the dead slots off the front once they are many; amortised O(1) per event. */
+  private compact(): void {
+    const length = this.types.length;
+    if (this.head === 0 || (this.head < length && (this.head < COMPACT_AFTER || this.head * 2 < length))) return;
+    for (const column of [this.types, this.objects, this.previous, this.sources, this.sizes] as unknown[][]) column.splice(0, this.head);
+    this.head = 0;
   }
 }

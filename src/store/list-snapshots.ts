@@ -3,9 +3,19 @@
 // duplicate-free however the store changes in between, and all report the first page's version.
 // The continue token only names the snapshot and an offset; the snapshot's list options are
 // checked against the caller's so a token cannot be replayed against a different list.
-// Snapshots of an unchanged index bucket share one array; under churn each holds its own, so the
-// references held across distinct arrays are bounded too (oldest snapshots go first; a token whose
-// snapshot is gone answers 410 Expired and the client lists again, as with kube).
+//
+// What a snapshot costs is bounded three ways (a token whose snapshot is gone answers 410 Expired
+// and the client lists again, as with kube):
+// - bytes: a snapshot holds no object of its own while the store's event window still reaches
+//   back to its resourceVersion. Each object in it is then either still current (held by the
+//   table) or was replaced after that version, by an event the window retains with the replaced
+//   version as its `previous`. Once the window moves past the version, the snapshot would be the
+//   last holder of replaced versions (under churn, a thousand snapshots of a large object are a
+//   thousand copies), so it expires then: expireBefore, called by the store after each write. This
+//   is kube's rule too, where a continue token expires once etcd compacts past its revision.
+// - references: snapshots of an unchanged index bucket share one array; under churn each holds
+//   its own, so the references held across distinct arrays are bounded (maxItems).
+// - count and age: at most max snapshots, each for ttlMs; the oldest go first.
 
 import type { KubeObject } from '../apimachinery/object-meta.js';
 import { badContinue, expiredContinue } from './store-errors.js';
@@ -14,6 +24,8 @@ import type { ListResult } from './store.js';
 interface Snapshot {
   readonly items: readonly KubeObject[];
   readonly resourceVersion: string;
+  /** version is resourceVersion as a number, for expireBefore. */
+  readonly version: number;
   readonly fingerprint: string;
   readonly expiresAt: number;
 }
@@ -38,6 +50,8 @@ export class ListSnapshots {
   /** holders counts the snapshots per distinct items array; heldItems sums those arrays' lengths. */
   private readonly holders = new Map<readonly KubeObject[], number>();
   private heldItems = 0;
+  /** oldestVersion is at most the version of every kept snapshot, so most writes skip expireBefore's scan. */
+  private oldestVersion = Number.POSITIVE_INFINITY;
   private readonly opts: ListSnapshotsOptions;
   private nextId = 1;
 
@@ -56,8 +70,10 @@ export class ListSnapshots {
     const now = this.opts.now().getTime();
     this.evict(now, items);
     const id = this.nextId++;
-    const snapshot = { items, resourceVersion, fingerprint, expiresAt: now + this.opts.ttlMs };
+    const version = Number(resourceVersion);
+    const snapshot = { items, resourceVersion, version, fingerprint, expiresAt: now + this.opts.ttlMs };
     this.snapshots.set(id, snapshot);
+    this.oldestVersion = Math.min(this.oldestVersion, version);
     this.hold(items, 1);
     return this.page(id, snapshot, 0, limit);
   }
@@ -73,6 +89,23 @@ export class ListSnapshots {
     if (snapshot.fingerprint !== fingerprint) throw badContinue('the list options differ from the first page');
     if (offset > snapshot.items.length) throw badContinue('offset is out of range');
     return this.page(id, snapshot, offset, limit);
+  }
+
+  /**
+   * expireBefore drops the snapshots taken before version: the oldest version the store's event
+   * window can still replay from. Snapshots are kept in the order they were taken, so the scan
+   * stops at the first one that stays.
+   */
+  expireBefore(version: number): void {
+    if (this.oldestVersion >= version) return;
+    this.oldestVersion = Number.POSITIVE_INFINITY;
+    for (const [id, snapshot] of this.snapshots) {
+      if (snapshot.version >= version) {
+        this.oldestVersion = snapshot.version;
+        return;
+      }
+      this.drop(id);
+    }
   }
 
   private page(id: number, snapshot: Snapshot, offset: number, limit: number): ListResult {

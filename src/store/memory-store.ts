@@ -5,9 +5,9 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { AppError } from '../errors.js';
 import { flatString } from '../apimachinery/flat-string.js';
-import { deepFreeze } from '../apimachinery/object-meta.js';
+import { deepFreezeMeasured } from '../apimachinery/object-bytes.js';
 import type { KubeObject, ObjectMeta } from '../apimachinery/object-meta.js';
-import { EventWindow } from './event-window.js';
+import { DEFAULT_EVENT_WINDOW_BYTES, EventWindow } from './event-window.js';
 import type { ChangeType } from './event-window.js';
 import { collectObjects, indexedObjects, listFingerprint } from './list-query.js';
 import { ListSnapshots } from './list-snapshots.js';
@@ -28,6 +28,8 @@ const GENERATE_NAME_ATTEMPTS = 16;
 export interface MemoryStoreOptions {
   /** eventWindow is how many events are kept for watch resume (default 100 000). */
   readonly eventWindow?: number;
+  /** eventWindowBytes bounds the estimated bytes of the objects those events hold (default DEFAULT_EVENT_WINDOW_BYTES). */
+  readonly eventWindowBytes?: number;
   /** continueTtlMs is how long a paged list's snapshot is kept (default 5 minutes). */
   readonly continueTtlMs?: number;
   /** maxSnapshots bounds the kept list snapshots; the oldest is evicted first (default 1000). */
@@ -66,7 +68,7 @@ export class MemoryStore implements S.ResourceStore, S.IndexReader {
     this.now = opts.now ?? (() => new Date());
     this.randomSuffix = opts.randomSuffix ?? defaultRandomSuffix;
     this.onListenerError = opts.onListenerError ?? (() => undefined);
-    this.window = new EventWindow(opts.eventWindow ?? 100_000);
+    this.window = new EventWindow({ maxEvents: opts.eventWindow ?? 100_000, maxBytes: opts.eventWindowBytes ?? DEFAULT_EVENT_WINDOW_BYTES });
     this.snapshots = new ListSnapshots({ ttlMs: opts.continueTtlMs ?? 5 * 60_000, max: opts.maxSnapshots ?? 1000, maxItems: opts.maxSnapshotItems ?? 10_000_000, now: this.now });
   }
 
@@ -76,9 +78,10 @@ export class MemoryStore implements S.ResourceStore, S.IndexReader {
     const namespace = meta.namespace ?? '';
     const name = this.pickName(ref, namespace, meta);
     const stamp = { name, namespace, uid: flatString(randomUUID()), resourceVersion: String(this.rv + 1), creationTimestamp: this.timestamp() };
-    const created = deepFreeze(rules.createdObject(obj, stamp, opts.statusSubresource === true));
+    const created = rules.createdObject(obj, stamp, opts.statusSubresource === true);
+    const bytes = deepFreezeMeasured(created);
     if (opts.dryRun !== true) {
-      this.commit(this.table.ensureResource(ref.group, ref.resource).ensureCluster(ref.cluster), 'ADDED', created, undefined);
+      this.commit(this.table.ensureResource(ref.group, ref.resource).ensureCluster(ref.cluster), 'ADDED', created, undefined, bytes);
     }
     return created;
   }
@@ -129,10 +132,10 @@ export class MemoryStore implements S.ResourceStore, S.IndexReader {
         : rules.updatedObject(stored, obj, rv, opts.statusSubresource === true);
     // Kubernetes answers a write that changes nothing with the stored object and no new version.
     if (rules.sameExceptVersion(next, stored)) return stored;
-    deepFreeze(next);
+    const bytes = deepFreezeMeasured(next);
     if (opts.dryRun === true) return next;
     const finalized = stored.metadata.deletionTimestamp !== undefined && !rules.hasFinalizers(next);
-    this.commit(cluster, finalized ? 'DELETED' : 'MODIFIED', next, stored);
+    this.commit(cluster, finalized ? 'DELETED' : 'MODIFIED', next, stored, bytes);
     return next;
   }
 
@@ -188,23 +191,27 @@ export class MemoryStore implements S.ResourceStore, S.IndexReader {
     if (rules.hasFinalizers(stored) && opts.ignoreFinalizers !== true) {
       // Already marked: a repeated delete changes nothing, so it writes nothing.
       if (rules.isMarkedForDeletion(stored)) return { object: stored, deleted: false };
-      const marked = deepFreeze(rules.deletingObject(stored, this.timestamp(), rv));
-      if (opts.dryRun !== true) this.commit(cluster, 'MODIFIED', marked, stored);
+      const marked = rules.deletingObject(stored, this.timestamp(), rv);
+      const bytes = deepFreezeMeasured(marked);
+      if (opts.dryRun !== true) this.commit(cluster, 'MODIFIED', marked, stored, bytes);
       return { object: marked, deleted: false };
     }
     // The DELETED event carries a new version, as the apiserver bumps the deleted object's.
-    const final = deepFreeze(rules.withResourceVersion(stored, rv));
-    if (opts.dryRun !== true) this.commit(cluster, 'DELETED', final, stored);
+    const final = rules.withResourceVersion(stored, rv);
+    const bytes = deepFreezeMeasured(final);
+    if (opts.dryRun !== true) this.commit(cluster, 'DELETED', final, stored, bytes);
     return { object: final, deleted: true };
   }
 
-  /** commit makes a checked write visible: table, version, event window, watchers, in that order. */
-  private commit(cluster: ClusterTable, type: ChangeType, object: KubeObject, previous: KubeObject | undefined): void {
+  /** commit makes a checked write visible: table, version, event window, watchers; bytes is object's estimated size. */
+  private commit(cluster: ClusterTable, type: ChangeType, object: KubeObject, previous: KubeObject | undefined, bytes: number): void {
     const rv = this.rv + 1;
     if (type === 'DELETED' && previous !== undefined) this.table.remove(cluster, previous);
     else this.table.put(cluster, object, previous);
     this.rv = rv;
-    this.window.push(rv, type, object, previous, cluster);
+    this.window.push(rv, type, object, previous, cluster, bytes);
+    // A snapshot the window no longer covers could be the last holder of replaced versions.
+    this.snapshots.expireBefore(this.window.oldestResumable());
     this.hub.publish(rv, type, object, previous, cluster);
   }
 

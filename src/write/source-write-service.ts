@@ -120,7 +120,7 @@ class SourceWriteService implements WriteService {
     const call = async (): Promise<WriteResult> => {
       const response = await client.delete(target.cluster, gvr, target.namespace, target.name, opts);
       if (overlay !== undefined) await this.#recordDelete(overlay, shard, target, gvr, response, opts);
-      return resultOf(response, shard, target.cluster);
+      return resultOf(response, shard, target.cluster, gvr);
     };
     if (overlay === undefined) return call();
     return this.#deps.locks.run(lockKey(shard, target, target.namespace, target.name), call);
@@ -170,7 +170,7 @@ class SourceWriteService implements WriteService {
     const run = async (): Promise<WriteResult> => {
       const object = await call(client, target.cluster, gvr);
       if (overlay !== undefined) await this.#recordUpsert(overlay, shard, target.cluster, gvr, object);
-      return resultOf(object, shard, target.cluster);
+      return resultOf(object, shard, target.cluster, gvr);
     };
     // A create with generateName has no name to serialize on; nothing else can write it yet.
     if (overlay === undefined || !name) return run();
@@ -248,8 +248,8 @@ function lockKey(shard: string, target: WriteTarget, namespace: string | undefin
   return overlayKeyString(keyOf(shard, target.cluster, gvrOf(target), namespace ?? '', name));
 }
 
-function resultOf(object: KubeObject, shard: string, cluster: string): WriteResult {
-  return { object, resourceVersion: object.metadata.resourceVersion ?? '', shard, cluster };
+function resultOf(object: KubeObject, shard: string, cluster: string, gvr: GroupVersionResource): WriteResult {
+  return { object, resourceVersion: object.metadata.resourceVersion ?? '', shard, cluster, resource: { group: gvr.group, resource: gvr.resource } };
 }
 
 // An answer that is an object rather than a Status (a delete answers either).

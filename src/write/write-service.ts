@@ -2,6 +2,7 @@
 // its dynamic client, and successful non-dry-run writes are recorded in the overlay so the writer
 // reads them back at once. The source's errors come back unchanged (a 409 stays a 409).
 
+import type { GroupResource } from '../apimachinery/gvr.js';
 import type { KubeObject } from '../apimachinery/object-meta.js';
 
 /** WriteTarget names a resource in one logical cluster; group '' or `core` is the core group. */
@@ -39,6 +40,8 @@ export interface WriteResult {
   readonly resourceVersion: string;
   readonly shard: string;
   readonly cluster: string;
+  /** resource is what was written (group '' for the core group): the write's token names it. */
+  readonly resource: GroupResource;
 }
 
 /** PatchType is a supported patch format. */

@@ -1,16 +1,20 @@
-// CustomResourceDefinitions: a valid CRD registers its resource in its logical cluster and is
-// reported Established; deleting it removes the resource and every object of it.
+// CustomResourceDefinitions: decoded as apiextensions/v1.CustomResourceDefinition; a valid CRD
+// registers its resource in its logical cluster and is reported Established; deleting it removes
+// the resource and every object of it.
 
+import { goDecodeError } from '../../apimachinery/go-json-decode.js';
 import { invalidError } from '../../apimachinery/validation.js';
 import { jsonEqual } from '../../apimachinery/deep-equal.js';
 import type { KubeObject } from '../../apimachinery/object-meta.js';
 import type { ResourceHooks } from '../resource-hooks.js';
 import type { ClusterCatalog } from '../cluster-catalog.js';
+import { CRD_TYPE } from './crd-go-type.js';
 import { crdStatus, readCrd, resourcesOfCrd, validateCrd } from './crd-resources.js';
 
 /** crdHooks keeps the catalog in step with the CRDs stored in each cluster. */
 export function crdHooks(catalog: ClusterCatalog, now: () => Date): ResourceHooks {
   return {
+    decode: (_info, obj) => goDecodeError(obj, CRD_TYPE),
     admit(ctx, obj) {
       const name = String(obj.metadata['name'] ?? '');
       const causes = validateCrd(name, readCrd(obj as KubeObject));

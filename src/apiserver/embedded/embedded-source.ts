@@ -4,12 +4,14 @@
 import { LOGICAL_CLUSTER_NAME_PATTERN } from '../../apimachinery/logical-cluster.js';
 import { AppError } from '../../errors.js';
 import type { ResourceStore } from '../../store/store.js';
-import { BUILTIN_RESOURCES, CUSTOM_RESOURCE_DEFINITIONS, NAMESPACES, SECRETS } from '../builtin-resources.js';
+import { BUILTIN_RESOURCES, CLUSTER_CACHED_RESOURCES, CONFIGMAPS, CUSTOM_RESOURCE_DEFINITIONS, NAMESPACES, SECRETS } from '../builtin-resources.js';
 import { ClusterCatalog } from '../cluster-catalog.js';
 import type { ResourceHooks } from '../resource-hooks.js';
 import type { Location } from '../request-target.js';
 import { composeHooks, hooksKey } from '../resource-hooks.js';
+import { ccrHooks } from './ccr-hooks.js';
 import { clusterHooks } from './cluster-hooks.js';
+import { configMapHooks } from './configmap-hooks.js';
 import { crdHooks } from './crd-hooks.js';
 import { namespaceHooks } from './namespace-hooks.js';
 import { secretHooks } from './secret-hooks.js';
@@ -31,6 +33,8 @@ export function createEmbeddedSource(store: ResourceStore, now: () => Date = () 
   const byResource = new Map<string, ResourceHooks>([
     [hooksKey(NAMESPACES.group, NAMESPACES.resource), namespaceHooks(catalog)],
     [hooksKey(SECRETS.group, SECRETS.resource), secretHooks()],
+    [hooksKey(CONFIGMAPS.group, CONFIGMAPS.resource), configMapHooks()],
+    [hooksKey(CLUSTER_CACHED_RESOURCES.group, CLUSTER_CACHED_RESOURCES.resource), ccrHooks()],
     [hooksKey(CUSTOM_RESOURCE_DEFINITIONS.group, CUSTOM_RESOURCE_DEFINITIONS.resource), crdHooks(catalog, now)],
   ]);
   return {

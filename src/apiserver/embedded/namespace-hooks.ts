@@ -1,18 +1,30 @@
-// Namespaces: created Active, labelled with their name, and deleting one deletes what is in it.
+// Namespaces: decoded as v1.Namespace, spec.finalizers validated, created Active, labelled with
+// their name, and deleting one deletes what is in it.
 
 import { AppError } from '../../errors.js';
+import type { StatusCause } from '../../errors.js';
+import { invalidCause } from '../../apimachinery/field-causes.js';
+import { goDecodeError } from '../../apimachinery/go-json-decode.js';
+import { isPlainObject } from '../../apimachinery/object-meta.js';
 import type { KubeObject } from '../../apimachinery/object-meta.js';
+import { invalidError, isQualifiedName } from '../../apimachinery/validation.js';
 import type { ResourceStore } from '../../store/store.js';
 import type { ResourceHooks } from '../resource-hooks.js';
 import type { ResourceCatalog } from '../resource-info.js';
+import { NAMESPACE_TYPE } from './builtin-go-types.js';
 
 const PROTECTED = new Set(['default', 'kube-system', 'kube-public']);
+/** STANDARD_FINALIZERS may be written without a domain prefix (Kubernetes' IsStandardFinalizerName). */
+const STANDARD_FINALIZERS: ReadonlySet<string> = new Set(['kubernetes', 'orphan', 'foregroundDeletion']);
 
 /** namespaceHooks needs the catalog to find every namespaced resource of the cluster. */
 export function namespaceHooks(catalog: ResourceCatalog): ResourceHooks {
   return {
-    admit(_ctx, obj) {
+    decode: (_info, obj) => goDecodeError(obj, NAMESPACE_TYPE),
+    admit(ctx, obj) {
       const name = String(obj.metadata['name'] ?? '');
+      const causes = validateNamespaceSpec(obj['spec']);
+      if (causes.length > 0) throw invalidError(ctx.info.kind, name, causes, ctx.info.group);
       const labels = (obj.metadata['labels'] ?? {}) as Record<string, string>;
       obj.metadata['labels'] = { ...labels, 'kubernetes.io/metadata.name': name };
       obj['status'] = { phase: 'Active' };
@@ -25,6 +37,19 @@ export function namespaceHooks(catalog: ResourceCatalog): ResourceHooks {
       await deleteContents(ctx.store, catalog, ctx.cluster, obj);
     },
   };
+}
+
+/** validateNamespaceSpec checks spec.finalizers: qualified names, or one of the standard ones. */
+export function validateNamespaceSpec(spec: unknown): StatusCause[] {
+  const field = 'spec.finalizers';
+  const finalizers = isPlainObject(spec) && Array.isArray(spec['finalizers']) ? spec['finalizers'] : [];
+  return finalizers.filter((f): f is string => typeof f === 'string').flatMap((finalizer) => {
+    const causes = isQualifiedName(finalizer).map((message) => invalidCause(field, finalizer, message));
+    if (!finalizer.includes('/') && !STANDARD_FINALIZERS.has(finalizer)) {
+      causes.push(invalidCause(field, finalizer, 'name is neither a standard finalizer name nor is it fully qualified'));
+    }
+    return causes;
+  });
 }
 
 async function deleteContents(store: ResourceStore, catalog: ResourceCatalog, cluster: string, ns: KubeObject): Promise<void> {

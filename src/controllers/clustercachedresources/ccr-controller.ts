@@ -90,11 +90,13 @@ export class ClusterCachedResourceController {
     }
   }
 
-  /** stop stops the workers, then every child. */
+  /** stop stops the workers, then every child; its metric series go. */
   async stop(): Promise<void> {
     this.#removeHandler?.();
     await this.#controller.stop();
     await this.#children.stopAll();
+    this.#opts.queueMetrics?.removeSeries(this.#controller.queue.name);
+    this.#opts.controllerMetrics?.removeSeries(this.#controller.name);
   }
 
   /**

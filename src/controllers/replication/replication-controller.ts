@@ -96,11 +96,13 @@ export class ReplicationController {
     this.#controller.start();
   }
 
-  /** stop ends both views and waits for running reconciles; copies stay (the parent purges). */
+  /** stop ends both views and waits for running reconciles; copies stay (the parent purges), its metric series go. */
   async stop(): Promise<void> {
     this.#removeHandler?.();
     this.#cacheWatch?.stop();
     await this.#controller.stop();
+    this.#opts.queueMetrics?.removeSeries(this.#controller.queue.name);
+    this.#opts.controllerMetrics?.removeSeries(this.#controller.name);
   }
 
   /** updateSelector applies a new label selector to every source object and copy. */

@@ -1,18 +1,24 @@
 // Reconcile counters under controller-runtime's names, labelled by controller, so one app
-// registry serves all the app's controllers.
+// registry serves all the app's controllers. A controller's series go with it (removeSeries):
+// controllers come and go with ClusterCachedResources.
 
 import { Counter } from 'prom-client';
 import type { Registry } from 'prom-client';
 import { METRIC_PREFIX } from '../../metrics/metrics.js';
 import { registeredMetric } from './registered-metric.js';
 
+/** RECONCILE_RESULTS are the values of the result label. */
+export const RECONCILE_RESULTS = ['success', 'error', 'requeue_after'] as const;
+
 /** ReconcileResult is how one reconcile ended, as the result label says. */
-export type ReconcileResult = 'success' | 'error' | 'requeue_after';
+export type ReconcileResult = (typeof RECONCILE_RESULTS)[number];
 
 /** ControllerMetrics is what a Controller reports about its reconciles. */
 export interface ControllerMetrics {
   /** reconciled counts one reconcile of controller; an error also counts in the errors total. */
   reconciled(controller: string, result: ReconcileResult): void;
+  /** removeSeries drops every series of controller; call it once the controller has stopped. */
+  removeSeries(controller: string): void;
 }
 
 /** createControllerMetrics registers (or reuses) the controller metrics in registry. */
@@ -39,6 +45,10 @@ export function createControllerMetrics(registry: Registry): ControllerMetrics {
     reconciled(controller, result) {
       total.inc({ controller, result });
       if (result === 'error') errors.inc({ controller });
+    },
+    removeSeries(controller) {
+      for (const result of RECONCILE_RESULTS) total.remove({ controller, result });
+      errors.remove({ controller });
     },
   };
 }

@@ -1,5 +1,6 @@
 // Work queue metrics under the names Kubernetes gives them, labelled by queue name, so one app
-// registry serves all the app's queues.
+// registry serves all the app's queues. A queue's series go with it (removeSeries): queues come
+// and go with ClusterCachedResources, and a scrape must not keep every queue that ever ran.
 
 import { Counter, Gauge, Histogram, exponentialBuckets } from 'prom-client';
 import type { Registry } from 'prom-client';
@@ -18,6 +19,8 @@ export interface QueueMetrics {
   queued(name: string, seconds: number): void;
   /** worked records how long a worker held an item. */
   worked(name: string, seconds: number): void;
+  /** removeSeries drops every series of the queue name; call it once the queue has shut down and drained. */
+  removeSeries(name: string): void;
 }
 
 // Kubernetes' buckets: 10 ns to 10 s, so both map lookups and slow reconciles are visible.
@@ -59,5 +62,8 @@ export function createQueueMetrics(registry: Registry): QueueMetrics {
     retried: (name) => retries.inc({ name }),
     queued: (name, seconds) => queueDuration.observe({ name }, seconds),
     worked: (name, seconds) => workDuration.observe({ name }, seconds),
+    removeSeries: (name) => {
+      for (const metric of [depth, adds, retries, queueDuration, workDuration]) metric.remove({ name });
+    },
   };
 }

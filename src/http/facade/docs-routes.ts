@@ -17,6 +17,8 @@ export async function docsPlugin(app: FastifyInstance, opts: DocsOptions): Promi
   const text = JSON.stringify(opts.document);
   // Static mode: the document is served as written, never generated from the routes.
   await app.register(fastifySwagger, { mode: 'static', specification: { document: opts.document as unknown as OpenAPIV3.Document } });
-  await app.register(fastifySwaggerUi, { routePrefix: '/docs' });
+  // No online validator: its badge would load an image from validator.swagger.io, sending it the
+  // document's URL, whenever /docs is opened under a host name other than localhost.
+  await app.register(fastifySwaggerUi, { routePrefix: '/docs', validatorUrl: false });
   app.get('/openapi.json', async (_req, reply) => reply.type('application/json; charset=utf-8').send(text));
 }

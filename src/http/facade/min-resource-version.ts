@@ -1,5 +1,6 @@
-// The `minResourceVersion` query parameter of the read routes (repeatable): its values, for the
-// read model to wait on before the read (read-waiter.ts decides what they mean).
+// The `minResourceVersion` query parameter of the read routes (repeatable): its values, write
+// tokens for the read model to wait on before the read (src/read/min-resource-version.ts says
+// what they mean; a malformed one is the read model's BadRequest).
 
 /** MinResourceVersionQuery is the part of a read route's query this file reads. */
 export interface MinResourceVersionQuery {

@@ -5,6 +5,12 @@
 //   id: <cache resourceVersion>\nevent: ADDED|MODIFIED|DELETED\ndata: <CachedObject JSON>\n\n
 // A client that stops reading is cut off once the bytes buffered for it pass a bound; it
 // resumes with Last-Event-ID and loses nothing the event window still holds.
+//
+// Memory: every event is written to the response at once, and the bound is checked on
+// writableLength, which counts both what the response holds before its socket and what the
+// socket has not sent, so a stream holds at most maxBufferedBytes plus one event. The only queue
+// in front of it is `pending`, the events replayed while the watch starts: references to versions
+// the event window holds anyway, written (or dropped, once cut) in the same synchronous step.
 
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { CachedObjectFilter, ReadEvent, ReadModel } from '../../read/read-model.js';
@@ -63,7 +69,10 @@ export async function serveSse(req: FastifyRequest, reply: FastifyReply, sse: Ss
     // Past the bound the client is not keeping up: drop the connection and its buffer at once.
     if (raw.writableLength > sse.limits.maxBufferedBytes) finish(true);
   };
-  deliver = (event) => write(`id: ${event.resourceVersion}\nevent: ${event.type}\ndata: ${sse.json.of(event.object)}\n\n`);
+  deliver = (event) => {
+    // Once cut, the rest of a replay is not even serialised.
+    if (!ended) write(`id: ${event.resourceVersion}\nevent: ${event.type}\ndata: ${sse.json.of(event.object)}\n\n`);
+  };
   const unregister = sse.streams.add(() => finish(false));
   const keepAlive = setInterval(() => write(': keep-alive\n\n'), sse.limits.keepAliveMs).unref();
   raw.on('close', () => finish(false));

@@ -2,15 +2,17 @@
 // forwarded to the source by the one write service (which records them in the overlay). URLs and
 // parameter schemas come from the OpenAPI document (operations createObject, replaceObject,
 // patchObject, deleteObject, replaceObjectStatus, patchObjectStatus, deleteObjects). Answers are
-// the source's, with `X-Cachegate-Source: source` and the written version in
-// `X-Cachegate-Resource-Version: <shard>/<cluster>/<resourceVersion>`; the source's errors come
-// back as its Status said (a 409 stays a 409).
+// the source's, with `X-Cachegate-Source: source` and the write's read-your-writes token in
+// `X-Cachegate-Resource-Version: <shard>/<cluster>/<group>/<resource>/<resourceVersion>` (a read
+// passing it as minResourceVersion waits for that resource only); the source's errors come back
+// as its Status said (a 409 stays a 409).
 
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../errors.js';
 import { assertJsonDepth } from '../../apimachinery/json-depth.js';
 import { isPlainObject } from '../../apimachinery/object-meta.js';
 import type { KubeObject } from '../../apimachinery/object-meta.js';
+import { minResourceVersionOf } from '../../read/min-resource-version.js';
 import type { NamedTarget, PatchType, WriteResult, WriteService, WriteTarget } from '../../write/write-service.js';
 import type { FacadeContext } from './facade-context.js';
 import { documentedRoute } from './route-schemas.js';
@@ -141,6 +143,7 @@ function patchOf(req: FastifyRequest): unknown {
 
 function sendResult(reply: FastifyReply, result: WriteResult): FastifyReply {
   reply.header('x-cachegate-source', 'source');
-  if (result.resourceVersion !== '') reply.header('x-cachegate-resource-version', `${result.shard}/${result.cluster}/${result.resourceVersion}`);
+  const token = minResourceVersionOf(result);
+  if (token !== undefined) reply.header('x-cachegate-resource-version', token);
   return reply.type(JSON_TYPE).send(JSON.stringify(result.object ?? { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success' }));
 }

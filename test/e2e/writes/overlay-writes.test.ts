@@ -55,7 +55,7 @@ describe('REST writes with the overlay (cache.enabled)', () => {
       const created = await request('POST', `${objects}?cluster=root`, { apiVersion: `${GVR.group}/${GVR.version}`, kind: 'Instance', metadata: { name, labels: { batch: 'burst' } }, spec: { i } });
       expect(created.status).toBe(201);
       expect(created.headers.get('x-cachegate-source')).toBe('source');
-      expect(created.headers.get('x-cachegate-resource-version')).toBe(`embedded/root/${created.body.metadata.resourceVersion}`);
+      expect(created.headers.get('x-cachegate-resource-version')).toBe(`embedded/root/${GVR.group}/${GVR.resource}/${created.body.metadata.resourceVersion}`);
       const read = await get(name);
       if (read.status !== 200 || read.body.metadata.uid !== created.body.metadata.uid) misses.push(`${name}: ${read.status}`);
       else expect(['overlay', 'cache']).toContain(read.headers.get('x-cachegate-source'));
@@ -212,7 +212,7 @@ describe('REST writes without the overlay (cache.enabled false)', () => {
   it('case 12: the same writes work; reads come from the cache only (eventually) and there are no overlay metrics', async () => {
     const created = await request('POST', `${objects}?cluster=root`, { metadata: { name: 'plain' }, spec: { v: 1 } });
     expect(created.status).toBe(201);
-    expect(created.headers.get('x-cachegate-resource-version')).toBe(`embedded/root/${created.body.metadata.resourceVersion}`);
+    expect(created.headers.get('x-cachegate-resource-version')).toBe(`embedded/root/${GVR.group}/${GVR.resource}/${created.body.metadata.resourceVersion}`);
     const patched = await request('PATCH', `${objects}/plain?cluster=root`, { spec: { v: 2 } }, 'application/merge-patch+json');
     expect(patched.status).toBe(200);
     await eventually(async () => {

@@ -1,81 +1,92 @@
 // The replication progress rule behind minResourceVersion, and the waiter that polls it, with
-// plain objects: never "replicated" without a child, with a busy or behind child, with fewer
-// children than CCRs, or with a non-numeric resourceVersion.
+// plain objects: which controllers a token counts (those of its resource; every one for the
+// 3-part form), never "replicated" with a busy or behind counted controller, a CCR whose
+// controller has not started, CCRs not listed yet, or a non-numeric resourceVersion; at once when
+// nothing replicates what the token names.
 
 import { describe, expect, it } from 'vitest';
 import { isAppError } from '../../../src/errors.js';
-import { ReadWaiter, parseMinResourceVersion } from '../../../src/read/read-waiter.js';
+import type { GroupResource } from '../../../src/apimachinery/gvr.js';
+import { ReadWaiter } from '../../../src/read/read-waiter.js';
 import { replicatedAtLeast } from '../../../src/read/replication-progress.js';
+import type { ChildProgress, ClusterProgress } from '../../../src/read/replication-progress.js';
 import { WorkQueue } from '../../../src/controllers/runtime/work-queue.js';
 
-const child = (resourceVersion: string, idle = true): { resourceVersion: string; idle: boolean } => ({ resourceVersion, idle });
+const INSTANCES: GroupResource = { group: 'machines.svm.io', resource: 'instances' };
+const WIDGETS: GroupResource = { group: 'machines.svm.io', resource: 'widgets' };
+const CONFIGMAPS: GroupResource = { group: '', resource: 'configmaps' };
+const SECRETS: GroupResource = { group: '', resource: 'secrets' };
 
-describe('replicatedAtLeast', () => {
-  it('case 1: no child (no CCR in the cluster) never holds', () => {
-    expect(replicatedAtLeast({ ccrs: 0, children: [] }, 1n)).toBe(false);
-    expect(replicatedAtLeast({ ccrs: 1, children: [] }, 0n)).toBe(false);
-  });
+const child = (resource: GroupResource, resourceVersion: string, idle = true): ChildProgress => ({ resource, resourceVersion, idle });
+const cluster = (ccrs: GroupResource[], children: ChildProgress[], ccrsListed = true): ClusterProgress => ({ ccrsListed, ccrs, children });
 
-  it('case 2: every idle child at or past the resourceVersion holds; equal counts', () => {
-    expect(replicatedAtLeast({ ccrs: 2, children: [child('10'), child('12')] }, 10n)).toBe(true);
-    expect(replicatedAtLeast({ ccrs: 1, children: [child('10')] }, 9n)).toBe(true);
-  });
+// Two CCRs: instances caught up with the write (rv 20), widgets quiet since its list (rv 5).
+const QUIET = cluster([INSTANCES, WIDGETS], [child(INSTANCES, '20'), child(WIDGETS, '5')]);
 
-  it('case 3: one child behind, or busy, holds the whole cluster back', () => {
-    expect(replicatedAtLeast({ ccrs: 2, children: [child('10'), child('9')] }, 10n)).toBe(false);
-    expect(replicatedAtLeast({ ccrs: 2, children: [child('10'), child('11', false)] }, 10n)).toBe(false);
-  });
-
-  it('case 4: numeric comparison, not string comparison', () => {
-    expect(replicatedAtLeast({ ccrs: 1, children: [child('9')] }, 10n)).toBe(false);
-    expect(replicatedAtLeast({ ccrs: 1, children: [child('100')] }, 99n)).toBe(true);
-    expect(replicatedAtLeast({ ccrs: 1, children: [child('123456789012345678901234567890')] }, 123456789012345678901234567889n)).toBe(true);
-  });
-
-  it('case 5: a child without a numeric resourceVersion (not listed yet, or opaque) never counts', () => {
-    expect(replicatedAtLeast({ ccrs: 1, children: [child('')] }, 0n)).toBe(false);
-    expect(replicatedAtLeast({ ccrs: 1, children: [child('abc')] }, 0n)).toBe(false);
-  });
-
-  it('case 6: a CCR whose child has not started yet holds the cluster back', () => {
-    expect(replicatedAtLeast({ ccrs: 2, children: [child('10')] }, 5n)).toBe(false);
+describe('replicatedAtLeast: which controllers a token counts, and when they hold', () => {
+  it.each<[string, ClusterProgress, GroupResource | undefined, bigint, boolean]>([
+    ['case 1: the written resource caught up holds, though another resource of the cluster is quiet', QUIET, INSTANCES, 20n, true],
+    ['case 2: the 3-part form counts every controller: the quiet one holds it back', QUIET, undefined, 20n, false],
+    ['case 3: the quiet resource named itself waits for its own controller', QUIET, WIDGETS, 20n, false],
+    ['case 4: the written resource behind does not hold', QUIET, INSTANCES, 21n, false],
+    ['case 5: the written resource busy does not hold', cluster([INSTANCES], [child(INSTANCES, '30', false)]), INSTANCES, 20n, false],
+    ['case 6: a resource no CCR of the cluster names: nothing will replicate it, holds at once', QUIET, CONFIGMAPS, 999n, true],
+    ['case 7: the 3-part form in a cluster with no CCR: nothing to wait for, holds at once', cluster([], []), undefined, 999n, true],
+    ['case 8: CCRs not listed yet: nothing is known, never holds', cluster([], [], false), CONFIGMAPS, 1n, false],
+    ['case 9: a CCR of the resource whose controller has not started holds it back', cluster([INSTANCES, WIDGETS], [child(WIDGETS, '50')]), INSTANCES, 1n, false],
+    ['case 10: ... but not a token for another resource', cluster([INSTANCES, WIDGETS], [child(WIDGETS, '50')]), WIDGETS, 50n, true],
+    ['case 11: ... and it holds the 3-part form back', cluster([INSTANCES, WIDGETS], [child(WIDGETS, '50')]), undefined, 1n, false],
+    ['case 12: a second CCR of the same resource (a Duplicate, no controller) does not hold it back',
+      cluster([INSTANCES, INSTANCES], [child(INSTANCES, '20')]), INSTANCES, 20n, true],
+    ['case 13: the core group, written \'\' or core on either side, is one group',
+      cluster([{ group: 'core', resource: 'configmaps' }], [child(CONFIGMAPS, '20')]), { group: 'core', resource: 'configmaps' }, 20n, true],
+    ['case 14: same resource name in another group is another resource',
+      cluster([{ group: 'other.io', resource: 'secrets' }], [child({ group: 'other.io', resource: 'secrets' }, '1')]), SECRETS, 20n, true],
+    ['case 15: a controller of a CCR being deleted (no longer listed) still counts while it runs',
+      cluster([], [child(INSTANCES, '10')]), INSTANCES, 20n, false],
+    ['case 16: numeric comparison, not string comparison (9 < 10)', cluster([INSTANCES], [child(INSTANCES, '9')]), INSTANCES, 10n, false],
+    ['case 17: numeric comparison, not string comparison (100 ≥ 99)', cluster([INSTANCES], [child(INSTANCES, '100')]), INSTANCES, 99n, true],
+    ['case 18: 30-digit resourceVersions compare exactly',
+      cluster([INSTANCES], [child(INSTANCES, '123456789012345678901234567890')]), INSTANCES, 123456789012345678901234567889n, true],
+    ['case 19: a controller not listed yet (\'\') never counts', cluster([INSTANCES], [child(INSTANCES, '')]), INSTANCES, 0n, false],
+    ['case 20: an opaque resourceVersion never counts', cluster([INSTANCES], [child(INSTANCES, 'abc')]), INSTANCES, 0n, false],
+  ])('%s', (_name, progress, resource, resourceVersion, holds) => {
+    expect(replicatedAtLeast(progress, { ...(resource ? { resource } : {}), resourceVersion })).toBe(holds);
   });
 });
 
-describe('parseMinResourceVersion and ReadWaiter', () => {
-  it('case 7: parses <shard>/<cluster>/<rv> and refuses anything else with BadRequest', () => {
-    expect(parseMinResourceVersion('s/root:org/42')).toEqual({ shard: 's', cluster: 'root:org', resourceVersion: 42n });
-    for (const bad of ['', 's/root', 's/root/', 's//1', '/root/1', 's/root/1/2', 's/root/x', 's/root/-1', 's/root/ 1',
-      // Found by the fuzz test: a wildcard or invalid cluster could never hold, so it waited out the bound for a 504.
-      's/*/1', 's/Root/1', 's/root-/1']) {
-      expect(() => parseMinResourceVersion(bad), bad).toThrow(expect.objectContaining({ code: 'BadRequest' }) as Error);
-    }
-  });
-
-  it('case 8: resolves at once when none is given or all hold; early once progress is made', async () => {
+describe('ReadWaiter', () => {
+  it('case 21: resolves at once when none is given or all hold; early once progress is made; hands the parsed token over', async () => {
     let reached = 0n;
-    const waiter = new ReadWaiter({ timeoutMs: 2000, pollMs: 1, progress: { hasReplicated: (_s, _c, rv) => reached >= rv } });
+    const asked: string[] = [];
+    const waiter = new ReadWaiter({
+      timeoutMs: 2000, pollMs: 1,
+      progress: { hasReplicated: (wanted) => {
+        asked.push(`${wanted.cluster}:${wanted.resource?.group ?? '*'}/${wanted.resource?.resource ?? '*'}`);
+        return reached >= wanted.resourceVersion;
+      } },
+    });
     await waiter.waitFor([]);
-    const started = performance.now();
     setTimeout(() => { reached = 7n; }, 30);
-    await waiter.waitFor(['s/root/7', 's/other/3']);
-    expect(performance.now() - started).toBeLessThan(1000);
+    // Resolving at all (not Timeout at 2 s) is the progress being seen.
+    await waiter.waitFor(['s/root/core/configmaps/7', 's/other/3']);
+    expect(asked).toContain('root:/configmaps');
+    expect(asked).toContain('other:*/*');
   });
 
-  it('case 9: rejects with Timeout (retry after 1 s) at the bound; BadRequest before waiting', async () => {
+  it('case 22: rejects with Timeout (retry after 1 s) at the bound, naming the resource; BadRequest before waiting', async () => {
     const waiter = new ReadWaiter({ timeoutMs: 50, pollMs: 1, progress: { hasReplicated: () => false } });
-    const started = performance.now();
-    const err: unknown = await waiter.waitFor(['s/root/1']).catch((e: unknown) => e);
-    expect(performance.now() - started).toBeGreaterThanOrEqual(45);
+    const err: unknown = await waiter.waitFor(['s/root/machines.svm.io/instances/1']).catch((e: unknown) => e);
     expect(isAppError(err, 'Timeout')).toBe(true);
     expect(isAppError(err) && err.details.retryAfterSeconds).toBe(1);
+    expect((err as Error).message).toContain('instances.machines.svm.io in shard "s" cluster "root"');
     const bad: unknown = await waiter.waitFor(['s/root/1', 'junk']).catch((e: unknown) => e);
     expect(isAppError(bad, 'BadRequest')).toBe(true);
   });
 });
 
 describe('WorkQueue.isIdle', () => {
-  it('case 10: not idle while an item is queued, held by a worker, or waiting for a retry', async () => {
+  it('case 23: not idle while an item is queued, held by a worker, or waiting for a retry', async () => {
     const queue = new WorkQueue({ name: 'test' });
     expect(queue.isIdle()).toBe(true);
     queue.add('a');

@@ -1,0 +1,41 @@
+// Credentials sometimes travel in a URL's query (`?access_token=`, a presigned `signature=`), and a
+// logged URL would keep them. redactUrl keeps the path and every parameter name, and replaces the
+// value of each parameter whose name looks like a credential.
+
+/** REDACTED stands in for a removed value, as pino writes redacted fields. */
+export const REDACTED = '[Redacted]';
+
+/** CREDENTIAL_NAMES are parameter names that are credentials whole (compared lowercased, `-` read as `_`). */
+const CREDENTIAL_NAMES: ReadonlySet<string> = new Set([
+  'auth', 'authorization', 'bearer', 'jwt', 'key', 'sig', 'code', 'pass', 'pwd', 'session', 'sessionid', 'session_id', 'sid',
+]);
+
+/** CREDENTIAL_PARTS mark a credential anywhere in the name: `access_token`, `client_secret`, `x_amz_signature`, `db_password`. */
+const CREDENTIAL_PARTS: readonly string[] = ['token', 'secret', 'password', 'passwd', 'credential', 'signature', 'apikey', 'api_key'];
+
+/** isCredentialParam tells whether a query parameter name looks like it carries a credential. */
+export function isCredentialParam(rawName: string): boolean {
+  const name = decodeName(rawName).toLowerCase().replaceAll('-', '_');
+  return CREDENTIAL_NAMES.has(name) || CREDENTIAL_PARTS.some((part) => name.includes(part));
+}
+
+/** redactUrl is url with the value of every credential-looking query parameter replaced by REDACTED. */
+export function redactUrl(url: string): string {
+  const question = url.indexOf('?');
+  if (question < 0) return url;
+  const params = url.slice(question + 1).split('&').map((param) => {
+    const equals = param.indexOf('=');
+    if (equals < 0 || !isCredentialParam(param.slice(0, equals))) return param;
+    return `${param.slice(0, equals)}=${REDACTED}`;
+  });
+  return `${url.slice(0, question)}?${params.join('&')}`;
+}
+
+/** decodeName reads a percent-encoded (or form-encoded) name; a malformed one is taken as sent. */
+function decodeName(name: string): string {
+  try {
+    return decodeURIComponent(name.replaceAll('+', ' '));
+  } catch {
+    return name;
+  }
+}

@@ -1,0 +1,40 @@
+// A queue's and a controller's metric series go when they stop (removeSeries), and only theirs:
+// another queue or controller sharing the registry keeps its series.
+
+import { Registry } from 'prom-client';
+import { describe, expect, it } from 'vitest';
+import { createControllerMetrics } from '../../../../src/controllers/runtime/controller-metrics.js';
+import { createQueueMetrics } from '../../../../src/controllers/runtime/queue-metrics.js';
+
+async function seriesOf(registry: Registry, label: string, value: string): Promise<number> {
+  const metrics = await registry.getMetricsAsJSON();
+  return metrics.flatMap((m) => m.values).filter((v) => v.labels[label] === value).length;
+}
+
+describe('removing the series of a stopped queue or controller', () => {
+  it('case 1: removeSeries drops every workqueue series of one name and keeps the others', async () => {
+    const registry = new Registry();
+    const metrics = createQueueMetrics(registry);
+    for (const name of ['gone', 'kept']) {
+      metrics.added(name);
+      metrics.depth(name, 1);
+      metrics.retried(name);
+      metrics.queued(name, 0.01);
+      metrics.worked(name, 0.02);
+    }
+    metrics.removeSeries('gone');
+    expect(await seriesOf(registry, 'name', 'gone')).toBe(0);
+    expect(await seriesOf(registry, 'name', 'kept')).toBeGreaterThan(0);
+  });
+
+  it('case 2: removeSeries drops every reconcile series of one controller, whatever the result', async () => {
+    const registry = new Registry();
+    const metrics = createControllerMetrics(registry);
+    for (const controller of ['gone', 'kept']) {
+      for (const result of ['success', 'error', 'requeue_after'] as const) metrics.reconciled(controller, result);
+    }
+    metrics.removeSeries('gone');
+    expect(await seriesOf(registry, 'controller', 'gone')).toBe(0);
+    expect(await seriesOf(registry, 'controller', 'kept')).toBe(4);
+  });
+});
