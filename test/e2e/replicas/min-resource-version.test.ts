@@ -1,33 +1,22 @@
-// Read-your-writes across replicas (issue 5 item 4): two cachegate replicas A and B replicate the
+// Read-your-writes across replicas: two cachegate replicas A and B replicate the
 // same remote kcp source S. A write through A answers X-Cachegate-Resource-Version; a read on B
 // with that value as minResourceVersion waits until B has replicated it and then never answers
 // an older version. A resourceVersion B cannot reach in time answers 504 with Retry-After; a
 // malformed one answers 400. Real apps over real HTTP.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { crd, eventually, request } from '../../helpers/kube-http.js';
-import { CCRS, ccr } from '../../helpers/replication.js';
-import { kubeconfigFor } from '../../helpers/kubeconfig.js';
-import { startTestApp } from '../../helpers/test-app.js';
+import { eventually, request } from '../../helpers/kube-http.js';
 import type { TestApp } from '../../helpers/test-app.js';
 import { gql } from '../graphql/graphql-http.js';
+import { readWithTokens, startReplicaPair } from './replica-pair.js';
+import type { ReplicaPair } from './replica-pair.js';
 
-const CRDS = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
 const GVR = { group: 'machines.svm.io', version: 'v1alpha1', resource: 'instances' };
 const SCHEMA = 'v1alpha1.instances.machines.svm.io';
 const WAIT_MS = 1500;
 
-
-function replicaConfig(kubeconfig: string): Record<string, unknown> {
-  return {
-    embedded: { enabled: false },
-    sources: [{ name: 's', kind: 'kcp', kubeconfig }],
-    cache: { enabled: true, gvks: ['machines.svm.io/v1alpha1/Instance'] },
-    limits: { minResourceVersionWaitMs: WAIT_MS },
-  };
-}
-
 describe('minResourceVersion across replicas', () => {
+  let pair: ReplicaPair;
   let source: TestApp;
   let a: TestApp;
   let b: TestApp;
@@ -35,28 +24,14 @@ describe('minResourceVersion across replicas', () => {
   let objectsB: string;
 
   beforeAll(async () => {
-    source = await startTestApp({ watch: { bookmarkIntervalSeconds: 1 } });
-    const root = source.clusterUrl('root');
-    expect((await request('POST', `${root}${CRDS}`, crd({ group: GVR.group, plural: 'instances', kind: 'Instance' }))).status).toBe(201);
-    expect((await request('POST', `${root}/apis/${GVR.group}/${GVR.version}/${GVR.resource}`, { metadata: { name: 'seed' } })).status).toBe(201);
-    expect((await request('POST', `${root}${CCRS}`, ccr('instances', GVR))).status).toBe(201);
-    const kubeconfig = kubeconfigFor(source.url);
-    a = await startTestApp(replicaConfig(kubeconfig));
-    b = await startTestApp(replicaConfig(kubeconfig));
+    pair = await startReplicaPair({ sourceFields: { watch: { bookmarkIntervalSeconds: 1 } }, resources: [{ gvr: GVR, kind: 'Instance' }], waitMs: WAIT_MS });
+    ({ source, a, b } = pair);
     objectsA = `${a.url}/v1/objects/${GVR.group}/${GVR.version}/${GVR.resource}`;
     objectsB = `${b.url}/v1/objects/${GVR.group}/${GVR.version}/${GVR.resource}`;
-    for (const replica of [a, b]) {
-      await eventually(async () => expect((await request('GET', `${replica.url}/v1/schemas/${SCHEMA}/objects?cluster=root&name=seed`)).body.items).toHaveLength(1), 15_000);
-    }
   });
-  afterAll(async () => {
-    await b?.stop();
-    await a?.stop();
-    await source?.stop();
-  });
+  afterAll(async () => pair?.stop());
 
-  const readOnB = (name: string, ...minResourceVersions: string[]): ReturnType<typeof request> =>
-    request('GET', `${objectsB}/${name}?cluster=root&shard=s${minResourceVersions.map((v) => `&minResourceVersion=${encodeURIComponent(v)}`).join('')}`);
+  const readOnB = (name: string, ...minResourceVersions: string[]): ReturnType<typeof request> => readWithTokens(objectsB, name, minResourceVersions);
 
   it('case 1: a create through A is read from B with its minResourceVersion: 200 with the written object', async () => {
     const created = await request('POST', `${objectsA}?cluster=root&shard=s`, {

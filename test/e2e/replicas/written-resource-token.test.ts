@@ -7,29 +7,18 @@
 // waited for the quiet controller too and answered 504 at the bound. Real apps over real HTTP.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { crd, eventually, request } from '../../helpers/kube-http.js';
-import { CCRS, ccr } from '../../helpers/replication.js';
-import { kubeconfigFor } from '../../helpers/kubeconfig.js';
-import { startTestApp } from '../../helpers/test-app.js';
+import { request } from '../../helpers/kube-http.js';
 import type { TestApp } from '../../helpers/test-app.js';
+import { readWithTokens, startReplicaPair } from './replica-pair.js';
+import type { ReplicaPair } from './replica-pair.js';
 
-const CRDS = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
 const INSTANCES = { group: 'machines.svm.io', version: 'v1alpha1', resource: 'instances' };
 const WIDGETS = { group: 'machines.svm.io', version: 'v1alpha1', resource: 'widgets' };
 const WAIT_MS = 5000;
 const PAIRS = 100;
 
-function replicaConfig(kubeconfig: string): Record<string, unknown> {
-  return {
-    embedded: { enabled: false },
-    sources: [{ name: 's', kind: 'kcp', kubeconfig }],
-    cache: { enabled: true, gvks: ['machines.svm.io/v1alpha1/Instance'] },
-    limits: { minResourceVersionWaitMs: WAIT_MS },
-  };
-}
-
 describe('a write\'s token names its resource; a read on another replica waits for that resource only', () => {
-  let source: TestApp;
+  let pair: ReplicaPair;
   let a: TestApp;
   let b: TestApp;
   let objectsA: string;
@@ -37,33 +26,18 @@ describe('a write\'s token names its resource; a read on another replica waits f
 
   beforeAll(async () => {
     // No BOOKMARKs at all: a controller whose resource nobody writes stays at its list's resourceVersion.
-    source = await startTestApp({ watch: { bookmarkIntervalSeconds: 0 } });
-    const root = source.clusterUrl('root');
-    for (const [gvr, kind] of [[INSTANCES, 'Instance'], [WIDGETS, 'Widget']] as const) {
-      expect((await request('POST', `${root}${CRDS}`, crd({ group: gvr.group, plural: gvr.resource, kind }))).status).toBe(201);
-      expect((await request('POST', `${root}/apis/${gvr.group}/${gvr.version}/${gvr.resource}`, { metadata: { name: 'seed' } })).status).toBe(201);
-      expect((await request('POST', `${root}${CCRS}`, ccr(gvr.resource, gvr))).status).toBe(201);
-    }
-    const kubeconfig = kubeconfigFor(source.url);
-    a = await startTestApp(replicaConfig(kubeconfig));
-    b = await startTestApp(replicaConfig(kubeconfig));
+    pair = await startReplicaPair({
+      sourceFields: { watch: { bookmarkIntervalSeconds: 0 } },
+      resources: [{ gvr: INSTANCES, kind: 'Instance' }, { gvr: WIDGETS, kind: 'Widget' }],
+      waitMs: WAIT_MS,
+    });
+    ({ a, b } = pair);
     objectsA = `${a.url}/v1/objects/${INSTANCES.group}/${INSTANCES.version}/${INSTANCES.resource}`;
     objectsB = `${b.url}/v1/objects/${INSTANCES.group}/${INSTANCES.version}/${INSTANCES.resource}`;
-    for (const replica of [a, b]) {
-      for (const gvr of [INSTANCES, WIDGETS]) {
-        const seeded = `${replica.url}/v1/schemas/${gvr.version}.${gvr.resource}.${gvr.group}/objects?cluster=root&name=seed`;
-        await eventually(async () => expect((await request('GET', seeded)).body.items).toHaveLength(1), 20_000);
-      }
-    }
   });
-  afterAll(async () => {
-    await b?.stop();
-    await a?.stop();
-    await source?.stop();
-  });
+  afterAll(async () => pair?.stop());
 
-  const readOnB = (name: string, ...tokens: string[]): ReturnType<typeof request> =>
-    request('GET', `${objectsB}/${name}?cluster=root&shard=s${tokens.map((t) => `&minResourceVersion=${encodeURIComponent(t)}`).join('')}`);
+  const readOnB = (name: string, ...tokens: string[]): ReturnType<typeof request> => readWithTokens(objectsB, name, tokens);
 
   it(`case 1: ${PAIRS} writes through A (creates, then patches), each read at once on B with its token: ${PAIRS} answers 200 with the write`, async () => {
     const stale: string[] = [];
