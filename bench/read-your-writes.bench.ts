@@ -6,7 +6,7 @@
 // replication (goal p99 ≤ 100 ms, every read 200 and seeing its write). For reference: plain
 // reads on B, and a few reads with the older `<shard>/<cluster>/<rv>` form, which waits for the
 // quiet controller too.
-// Run: npx tsx bench/read-your-writes.bench.ts   (env PAIRS, default 100; OLD_PAIRS, default 3)
+// Run: npm run bench:read-your-writes   (env PAIRS, default 100; OLD_PAIRS, default 3)
 
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';

@@ -1,4 +1,4 @@
-// Soak (issue 7, Build 5): mixed reads (REST, GraphQL, cache API), writes and watches against a
+// Soak: mixed reads (REST, GraphQL, cache API), writes and watches against a
 // running cachegate for SOAK_SECONDS (default 600), printing per interval the requests, errors,
 // replication lag p50/p99/max and the server's heap; then heap before / at peak / after the load
 // stops. Exits 1 when any request or watch failed.

@@ -1,5 +1,5 @@
 // The system bench's figures: what each phase measured, turned into rows with their reference,
-// ratio and the issue's target (issue 6). Targets are the issue's, never relaxed here.
+// ratio and target. The targets are the project's fixed goals, never relaxed here.
 
 import type { FacadeFigures } from '../lib/facade-figures.js';
 import type { LoadResult } from '../lib/load-generator.js';
@@ -42,7 +42,7 @@ const fmt = (n: number): string => Math.round(n).toLocaleString('en-US');
 const ms = (n: number): string => `${n < 10 ? n.toFixed(2) : n.toFixed(1)} ms`;
 const count = (n: number): string => (n >= 1e6 ? `${n / 1e6}M` : `${n / 1e3}k`);
 
-/** figuresOf builds every row from the phases, in the order the issue lists them. */
+/** figuresOf builds every row from the phases: facade, sync, lag, memory, point reads, scale. */
 export function figuresOf(phases: readonly PhaseResult[], headlineN: number, scaleTargetN: number): Figure[] {
   const figures: Figure[] = [];
   for (const p of phases) if (p.facade) figures.push(...facadeFigures(p.facade, p.n));

@@ -1,4 +1,4 @@
-// The system benchmark (`npm run bench`, issue 6): cachegate measured as deployed, as its own
+// The system benchmark (`npm run bench`): cachegate measured as deployed, as its own
 // process with the embedded source off, replicating from a second process (the source) through a
 // kubeconfig. One phase per object count (20k and 100k ~760-byte objects, then SCALE_N small
 // ones); each phase starts a fresh source and a fresh cachegate and measures, in order:

@@ -14,7 +14,7 @@ const INTRO = `\`npm run bench\` runs the system benchmark (\`bench/system/\`, u
 its own process with the embedded source off and replicates from a second process (a source
 seeded in-process) through a kubeconfig, so every figure is cachegate's own. Each figure is
 measured in the same run as its reference (interleaved rounds, medians, for the load figures) and
-the targets are issue 6's. Results: \`bench/results/latest.json\` (every figure, target, met or not,
+the targets are in \`bench/system/figures.ts\`. Results: \`bench/results/latest.json\` (every figure, target, met or not,
 machine), \`bench/results/latest.md\` (this table); \`npm run bench:readme\` copies it here.
 \`SCALE_N\` sets the scale run's object count (default 1,000,000). The older per-part benches
 remain: \`bench:store\`, \`bench:replication\`, \`bench:facade\`, \`bench:overlay\`.

@@ -1,5 +1,5 @@
 // Group/version/resource vocabulary and the schema string `<version>.<resource>.<group>`, where
-// the empty core group is written `core` (DESIGN.md §1).
+// the empty core group is written `core`.
 
 /** GroupResource names a resource without its version; group is '' for the core group. */
 export interface GroupResource {

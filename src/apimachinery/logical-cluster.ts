@@ -4,5 +4,5 @@
 /** LOGICAL_CLUSTER_ANNOTATION names the logical cluster an object lives in. */
 export const LOGICAL_CLUSTER_ANNOTATION = 'kcp.io/cluster';
 
-/** LOGICAL_CLUSTER_NAME_PATTERN is what a logical cluster name must match (DESIGN.md §1). */
+/** LOGICAL_CLUSTER_NAME_PATTERN is what a logical cluster name must match. */
 export const LOGICAL_CLUSTER_NAME_PATTERN = /^[a-z0-9]([a-z0-9:-]*[a-z0-9])?$/;

@@ -7,7 +7,7 @@ import { AppError } from '../errors.js';
 export type QueryValue = string | readonly string[] | undefined;
 
 /**
- * MAX_LIST_LIMIT bounds one page of a list (issue 7). A larger `limit` is lowered to it rather
+ * MAX_LIST_LIMIT bounds one page of a list. A larger `limit` is lowered to it rather
  * than refused: Kubernetes clients already expect fewer items than asked plus a continue token.
  */
 export const MAX_LIST_LIMIT = 10_000;

@@ -1,4 +1,4 @@
-// The auth pieces of one app instance (issue 7), built from config `auth`: the authenticator over
+// The auth pieces of one app instance, built from config `auth`: the authenticator over
 // the configured tokens plus this instance's internal credential (for its own controllers' calls
 // to the embedded source), and the per-token rate limiter. Without `auth`, nothing is enforced.
 

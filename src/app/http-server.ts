@@ -23,7 +23,7 @@ export function createHttpServer(logger: Logger, bodyLimit: number): HttpServer 
   const loggerInstance: FastifyBaseLogger = logger;
   const fastify = Fastify({
     loggerInstance,
-    // Every route (GraphQL's too) refuses a larger body with 413 (issue 7).
+    // Every route (GraphQL's too) refuses a larger body with 413.
     bodyLimit,
     // One line per request is logged by the onResponse hook below, instead of fastify's two.
     logController: new LogController({ disableRequestLogging: true }),

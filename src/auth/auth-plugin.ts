@@ -1,4 +1,4 @@
-// Enforcing authentication on every route (issue 7). An onRequest hook on the root instance reads
+// Enforcing authentication on every route. An onRequest hook on the root instance reads
 // `Authorization: Bearer <token>` before any route runs: no token or an unknown one is 401, a
 // token over its rate is 429 with Retry-After; the principal found is put on the request for the
 // routes to authorize with (authorizer.ts). Probes are always open; /metrics when configured so;

@@ -1,4 +1,4 @@
-// Authorization of the kube-compatible APIs (issue 7): the embedded source at /clusters/{cluster}
+// Authorization of the kube-compatible APIs: the embedded source at /clusters/{cluster}
 // and the cache API at /services/cache/shards/{shard}/clusters/{cluster}. A named cluster must be
 // allowed for the verb (403 otherwise, discovery included); a `*` request of a token limited to
 // some clusters is narrowed to objects whose `kcp.io/cluster` annotation is one of them, so its

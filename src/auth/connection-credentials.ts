@@ -1,4 +1,4 @@
-// Authentication of GraphQL WebSocket connections (issue 7). Browsers cannot set headers on a
+// Authentication of GraphQL WebSocket connections. Browsers cannot set headers on a
 // WebSocket, so graphql-ws clients send the token in the connection_init payload, as
 // `{ authorization: "Bearer <token>" }` or `{ headers: { authorization: "Bearer <token>" } }`.
 // A payload that names no token falls back on the upgrade request's Authorization header (which

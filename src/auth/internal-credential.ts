@@ -1,4 +1,4 @@
-// The internal credential (issue 7): when auth is on, cachegate's controllers reach the embedded
+// The internal credential: when auth is on, cachegate's controllers reach the embedded
 // source over HTTP on its own port like any client, so they need a token too. One is made per app
 // instance from 32 random bytes; it lives only in memory (never in config or logs) and stands for
 // an all-cluster read-write principal that is never rate limited.

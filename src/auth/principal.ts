@@ -1,4 +1,4 @@
-// Who a request acts as, once its bearer token is known (issue 7). A Principal is made once per
+// Who a request acts as, once its bearer token is known. A Principal is made once per
 // configured token (and once for the internal credential) and shared by every request of that
 // token, so it also keys the token's rate-limit bucket.
 

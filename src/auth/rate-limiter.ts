@@ -1,4 +1,4 @@
-// Per-token rate limiting (issue 7): one token bucket per principal, refilled continuously at
+// Per-token rate limiting: one token bucket per principal, refilled continuously at
 // requestsPerSecond up to burst. A request takes one token; when the bucket is empty the request
 // is refused with the whole seconds until a token is back (the Retry-After of the 429). The clock
 // is injected so tests need no sleeping. Buckets live in a WeakMap keyed by the principal: one

@@ -1,4 +1,4 @@
-// The read model as one principal sees it (issue 7): a token limited to some logical clusters gets
+// The read model as one principal sees it: a token limited to some logical clusters gets
 // Forbidden for any other cluster it names, and never sees another cluster's objects. Lookups that
 // leave the cluster out ("wherever it is unique") are answered among its clusters only; lists,
 // watches, schema counts and ClusterCachedResources are narrowed to them (the filter's `clusters`,

@@ -1,4 +1,4 @@
-// The write service as one principal may use it (issue 7): every write names its logical cluster,
+// The write service as one principal may use it: every write names its logical cluster,
 // and the principal must hold the write verb for it, or the write is Forbidden before anything
 // reaches the source. REST writes and GraphQL mutations both go through this.
 

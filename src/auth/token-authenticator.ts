@@ -1,4 +1,4 @@
-// Bearer-token authentication (issue 7). Tokens are compared in constant time: the presented
+// Bearer-token authentication. Tokens are compared in constant time: the presented
 // token and every configured one are hashed to SHA-256 (fixed length, so timingSafeEqual applies
 // and the token's length leaks nothing), and every entry is compared, with no early exit. Only
 // digests are kept; no token is ever logged or put in an error message.

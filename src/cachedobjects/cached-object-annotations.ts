@@ -1,5 +1,5 @@
 // Annotation keys a CachedObject carries besides the full values of hashed labels
-// (DESIGN.md §3.5). The first four follow kcp; the identity hash is cachegate's own, so the
+// (README.md here). The first four follow kcp; the identity hash is cachegate's own, so the
 // identity index can be built from the object alone.
 
 import { LOGICAL_CLUSTER_ANNOTATION } from '../apimachinery/logical-cluster.js';

@@ -1,5 +1,5 @@
 // Labels of a CachedObject: the original's labels plus six that say what it wraps
-// (DESIGN.md §3.5). A value Kubernetes would refuse as a label value is stored as a short hash,
+// (README.md here). A value Kubernetes would refuse as a label value is stored as a short hash,
 // with the full value in the annotation of the same key, so selectors still work on the usual
 // short names and nothing is lost for the long ones.
 

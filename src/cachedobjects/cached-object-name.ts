@@ -1,4 +1,4 @@
-// The name of the CachedObject that wraps one original (DESIGN.md §3.5). The readable form is
+// The name of the CachedObject that wraps one original (README.md here). The readable form is
 // tried first; a hashed form takes over when the readable one cannot be used. Nothing ever parses
 // these names back: lookups go through labels and indexes.
 

@@ -1,4 +1,4 @@
-// The API coordinates of CachedObjects: the wrapper type the cache stores (DESIGN.md §3.5).
+// The API coordinates of CachedObjects: the wrapper type the cache stores.
 
 /** CACHED_OBJECTS_GROUP is the API group of CachedObjects. */
 export const CACHED_OBJECTS_GROUP = 'cache.kcp.io';

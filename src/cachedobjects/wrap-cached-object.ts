@@ -1,5 +1,5 @@
 // Wrapping an original object into its CachedObject and back, and telling whether a stored copy
-// still matches what the controller would write (DESIGN.md §3.5, §5: edited copies are repaired).
+// still matches what the controller would write (copies edited by others are repaired).
 
 import { AppError } from '../errors.js';
 import { jsonEqual } from '../apimachinery/deep-equal.js';

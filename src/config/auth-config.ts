@@ -1,4 +1,4 @@
-// Reading the `auth` section (issue 7): bearer tokens given inline and/or in a tokens file kept
+// Reading the `auth` section: bearer tokens given inline and/or in a tokens file kept
 // outside the config (a mounted Secret), the /metrics policy and the per-token rate limit. Error
 // messages name the field, never a token's value.
 

@@ -32,7 +32,7 @@ export interface RateLimitConfig {
   readonly burst: number;
 }
 
-/** AuthConfig turns authentication on; issue 7. tokens holds those of `tokensFile` too, once loaded. */
+/** AuthConfig turns authentication on. tokens holds those of `tokensFile` too, once loaded. */
 export interface AuthConfig {
   readonly tokens: readonly TokenConfig[];
   /** tokensFile is where more tokens were read from (a Secret mounted as a file, kept out of the config). */
@@ -83,7 +83,7 @@ export interface Config {
   readonly graphql: { readonly websocket: WebsocketLimits };
   /** workers are the reconcile workers of each root controller and of each replication controller. */
   readonly workers: { readonly clusterCachedResources: number; readonly replication: number };
-  /** auth: absent = no authentication (every route open, as before issue 7). */
+  /** auth: absent = no authentication (every route open). */
   readonly auth?: AuthConfig;
 }
 

@@ -1,4 +1,4 @@
-// What one GraphQL operation may read and write (issue 7): the read model and write service
+// What one GraphQL operation may read and write: the read model and write service
 // narrowed to the principal in the operation's context (set from the request's bearer token, or
 // from a WebSocket's connection_init payload). With auth on, an operation without a principal
 // (a subscription connection that sent no token) is UNAUTHENTICATED.

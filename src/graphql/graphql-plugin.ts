@@ -1,4 +1,4 @@
-// The GraphQL facade (DESIGN.md §3.7): mercurius at /graphql with GraphiQL at /graphiql and
+// The GraphQL facade: mercurius at /graphql with GraphiQL at /graphiql and
 // subscriptions over WebSocket (graphql-transport-ws) on the same path. The SDL in
 // schema/cachegate.graphql is the one source of truth, read at startup; resolvers.ts and
 // loaders.ts answer queries and subscriptions through the read model only, and mutations.ts
@@ -67,7 +67,7 @@ export interface GraphqlPluginOptions {
   /** graphiql serves GraphiQL at /graphiql (default true). */
   readonly graphiql?: boolean;
   /**
-   * authenticator turns auth on (issue 7): every operation needs a principal, from the request's
+   * authenticator turns auth on: every operation needs a principal, from the request's
    * bearer token (the app's auth hook) or a subscription's connection_init payload.
    */
   readonly authenticator?: TokenAuthenticator;

@@ -3,8 +3,8 @@
 // - Query.object: the originals asked for by `object(...)` fields (aliases batch together).
 // - CachedObject.owners: the owners named by the ownerReferences of every CachedObject at a level.
 //   An ownerReference names apiVersion and kind, not the resource: the kind is mapped to its
-//   resource and scope through the ClusterCachedResources' kind and scope annotations (DESIGN.md
-//   §3.4), read once per request. Only replicated kinds can have cached owners anyway.
+//   resource and scope through the ClusterCachedResources' kind and scope annotations,
+//   read once per request. Only replicated kinds can have cached owners anyway.
 
 import type { MercuriusLoaders } from 'mercurius';
 import type { KubeObject, OwnerReference } from '../apimachinery/object-meta.js';
@@ -14,7 +14,7 @@ import type { FoundObject, ObjectRef, ReadModel } from '../read/read-model.js';
 import { graphqlAccess } from './graphql-access.js';
 import type { GraphqlAccess } from './graphql-access.js';
 
-/** RESOURCE_KIND_ANNOTATION and RESOURCE_SCOPE_ANNOTATION are set on each CCR by its controller (DESIGN.md §3.4). */
+/** RESOURCE_KIND_ANNOTATION and RESOURCE_SCOPE_ANNOTATION are set on each CCR by its controller. */
 const RESOURCE_KIND_ANNOTATION = 'cache.kcp.io/resource-kind';
 const RESOURCE_SCOPE_ANNOTATION = 'cache.kcp.io/resource-scope';
 

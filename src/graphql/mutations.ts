@@ -1,5 +1,5 @@
-// Resolvers of the SDL's Mutation type, over the one write service that REST writes use too
-// (DESIGN.md §3.7): every mutation goes to the source, and what the source answered is returned.
+// Resolvers of the SDL's Mutation type, over the one write service that REST writes use too:
+// every mutation goes to the source, and what the source answered is returned.
 // The source's errors come back as they are (a 409 is extensions.code CONFLICT). Without a write
 // service (an app that serves reads only) every mutation is METHOD_NOT_ALLOWED. Mutations of one
 // document run one after the other (GraphQL's rule for mutation fields), so a document that

@@ -32,7 +32,7 @@ export interface QueryLimits {
   readonly maxFirst: number;
   /** listEstimate is the assumed length of a list without `first`. */
   readonly listEstimate: number;
-  /** maxAliases is the most aliased fields one document may hold (aliases multiply work cheaply; issue 7). */
+  /** maxAliases is the most aliased fields one document may hold (aliases multiply work cheaply). */
   readonly maxAliases: number;
   /** maxDocumentBytes is the largest document accepted, in UTF-8 bytes (PAYLOAD_TOO_LARGE past it). */
   readonly maxDocumentBytes: number;

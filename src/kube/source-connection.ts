@@ -1,4 +1,4 @@
-// A source (a `shard` in kcp terms, DESIGN.md §1) and the paths of its resources. A `kcp` source
+// A source (a `shard` in kcp terms) and the paths of its resources. A `kcp` source
 // serves many logical clusters under `/clusters/<cluster>/...` (`*` = all of them) and names each
 // object's cluster in the `kcp.io/cluster` annotation; a `kube` source is one plain cluster whose
 // objects all belong to one configured logical-cluster name, so its paths carry no prefix.
@@ -49,7 +49,7 @@ export function connectSource(config: SourceConfig): SourceConnection {
 
 /**
  * embeddedSource is the kcp-style source cachegate serves at baseUrl, reached over HTTP like any
- * other. bearerToken is the app's internal credential when auth is on (issue 7).
+ * other. bearerToken is the app's internal credential when auth is on.
  */
 export function embeddedSource(baseUrl: string, bearerToken?: string): SourceConnection {
   return Object.freeze({

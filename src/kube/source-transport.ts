@@ -1,6 +1,6 @@
 // The HTTP layer of one source: a kubeconfig (auth, TLS, proxy) turned into plain requests and
 // watch streams. This file and nothing else touches @kubernetes/client-node's KubeConfig and
-// Watch, so the rest of cachegate sees only its own types (DESIGN.md §4).
+// Watch, so the rest of cachegate sees only its own types.
 
 import { KubeConfig, Watch } from '@kubernetes/client-node';
 import fetch, { Headers } from 'node-fetch';

@@ -1,4 +1,4 @@
-// Reads through the overlay (DESIGN.md §5, src/overlay/README.md): the cache's answer merged with
+// Reads through the overlay (src/overlay/README.md): the cache's answer merged with
 // writes made through cachegate that the cache has not replicated yet.
 //
 // - One object: each cache copy found is resolved against the overlay (the newer of the two is

@@ -50,13 +50,13 @@ export interface CachedObjectFilter {
   readonly labelSelector?: string;
   /**
    * clusters keeps only these logical clusters (with cluster unset): how a token limited to some
-   * clusters lists and watches `*` (issue 7). Not a query parameter; set by the auth layer.
+   * clusters lists and watches `*`. Not a query parameter; set by the auth layer.
    */
   readonly clusters?: readonly string[];
 }
 
 /**
- * MAX_PAGE_LIMIT bounds one page (issue 7). A larger `limit` is lowered to it, not refused: as in
+ * MAX_PAGE_LIMIT bounds one page. A larger `limit` is lowered to it, not refused: as in
  * Kubernetes, a server may return fewer items than asked, with a continue token for the rest.
  */
 export const MAX_PAGE_LIMIT = 10_000;

@@ -1,6 +1,6 @@
 // @kubernetes/client-node 1.4.0 informers, unmodified, against the embedded source: the informer
 // sends only `watch=true&resourceVersion=…`, re-watches as soon as a stream ends and re-lists on
-// 410 (../shared/TOOLCHAIN.md). Writes go through the client's own API classes.
+// 410. Writes go through the client's own API classes.
 
 import { afterEach, describe, expect, it } from 'vitest';
 import { CoreV1Api, CustomObjectsApi, KubeConfig, makeInformer } from '@kubernetes/client-node';

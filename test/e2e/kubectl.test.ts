@@ -1,4 +1,4 @@
-// kubectl, unmodified, against the embedded source: the acceptance flow of the foundation issue.
+// kubectl, unmodified, against the embedded source: the basic acceptance flow.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp } from '../helpers/test-app.js';

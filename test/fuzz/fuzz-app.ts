@@ -87,8 +87,8 @@ export async function fire(port: number, requests: readonly FuzzRequest[], concu
   return { offenders, statuses };
 }
 
-// DESIGN.md §3.6: a read whose minResourceVersion the cache has not reached within the bound is
-// 504 with Retry-After, as Kubernetes answers a too-new resourceVersion; that is the contract.
+// A read whose minResourceVersion the cache has not reached within the bound is 504 with
+// Retry-After, as Kubernetes answers a too-new resourceVersion: the contract openapi.yaml documents.
 function isContractTimeout(req: FuzzRequest, response: FuzzResponse): boolean {
   return response.status === 504 && /[?&]minResourceVersion=/.test(req.path) && /\r\nretry-after: \d+/i.test(response.head);
 }

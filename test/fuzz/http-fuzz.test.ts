@@ -1,4 +1,4 @@
-// The HTTP fuzz test of issue 7 (Build 2): thousands of random, malformed requests over every
+// The HTTP fuzz test: thousands of random, malformed requests over every
 // route of a real cachegate on loopback.
 //   case 1: no request gets a 5xx or goes unanswered, the process still answers /livez, and the
 //           heap returns near its baseline once the requests are done;

@@ -1,4 +1,4 @@
-// Properties of CachedObject names and labels (issue 7, Build 2; DESIGN.md §3.5):
+// Properties of CachedObject names and labels (src/cachedobjects/README.md):
 //   case 1: for any valid group/version/resource/namespace/name the name is a DNS-1123
 //           subdomain of at most 253 characters, and the same input always gets the same name;
 //   case 2: every cachegate label value is a valid label value, equal to the original value when

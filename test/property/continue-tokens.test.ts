@@ -1,4 +1,4 @@
-// Properties of continue tokens (issue 7, Build 2):
+// Properties of continue tokens:
 //   case 1: any string given to the read model's decodeCursor gives a cursor or AppError BadRequest;
 //   case 2: any string (or a real token with one character changed) given to the store as
 //           `continue` gives a page or AppError BadRequest/Expired, never another error;

@@ -1,4 +1,4 @@
-// Properties of field selectors (issue 7, Build 2):
+// Properties of field selectors:
 //   case 1: any value, escaped as Kubernetes escapes it (`\\`, `\,`, `\=`), round-trips through
 //           parse, and toString() is a canonical fixed point;
 //   case 2: any string parses or fails with AppError BadRequest, never anything else;

@@ -1,4 +1,4 @@
-// Properties of the JSON depth bound (issue 7, Build 2; found by the HTTP fuzz test: a stored
+// Properties of the JSON depth bound (found by the HTTP fuzz test: a stored
 // object nested 5000 levels deep made every list of its resource fail with a stack overflow):
 //   case 1: jsonDepthExceeds agrees with a recursive reference depth for any JSON value;
 //   case 2: it checks values far deeper than the stack allows recursion, without throwing.

@@ -1,4 +1,4 @@
-// Properties of label selectors (issue 7, Build 2):
+// Properties of label selectors:
 //   case 1: printing a selector and parsing it back gives the same requirements (sorted, ==
 //           folded into =, value sets sorted and deduplicated) and a canonical text that is a fixed point;
 //   case 2: any string either parses or fails with AppError BadRequest naming a position;

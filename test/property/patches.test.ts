@@ -1,4 +1,4 @@
-// Laws of RFC 7386 merge patch and RFC 6902 JSON patch (issue 7, Build 2):
+// Laws of RFC 7386 merge patch and RFC 6902 JSON patch:
 //   case 1: merge patch {} leaves any object unchanged;
 //   case 2: the merge patch diffed from a to b turns a into b (b without nulls in objects);
 //   case 3: merge patch is idempotent and never mutates its (frozen) inputs;

@@ -1,5 +1,5 @@
 // Reading a ClusterCachedResource defensively (it is user input) and the names of its finalizer,
-// annotations, phases and conditions (DESIGN.md §3.4).
+// annotations, phases and conditions (src/controllers/clustercachedresources/README.md).
 
 import type { GroupVersionResource } from '../../apimachinery/gvr.js';
 import type { KubeObject } from '../../apimachinery/object-meta.js';

@@ -17,7 +17,7 @@ export interface FacadeContext {
   readonly json: JsonText;
   readonly streams: SseStreams;
   readonly sseLimits: SseLimits;
-  /** readOf is the read model as the request's principal sees it (issue 7: narrowed to its clusters). */
+  /** readOf is the read model as the request's principal sees it (narrowed to its clusters). */
   readOf(req: FastifyRequest): ReadModel;
   /** writeOf is the write service guarded for the request's principal; undefined in a read-only facade. */
   writeOf(req: FastifyRequest): WriteService | undefined;

@@ -1,4 +1,4 @@
-// The REST facade (DESIGN.md §3.6): read and write routes under /v1 over the read model, the OpenAPI
+// The REST facade: read and write routes under /v1 over the read model, the OpenAPI
 // document they are built from at /openapi.json, and its UI at /docs. Every failure is a
 // Kubernetes Status. Open Server-Sent Events streams end when the app closes.
 

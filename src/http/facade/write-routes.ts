@@ -1,4 +1,4 @@
-// Writes (DESIGN.md §3.6): create, replace, patch, delete, the status writer and delete-all-of,
+// Writes: create, replace, patch, delete, the status writer and delete-all-of,
 // forwarded to the source by the one write service (which records them in the overlay). URLs and
 // parameter schemas come from the OpenAPI document (operations createObject, replaceObject,
 // patchObject, deleteObject, replaceObjectStatus, patchObjectStatus, deleteObjects). Answers are

@@ -1,4 +1,4 @@
-// A cachegate with auth on, and the tokens of the auth matrix (issue 7): an admin, a token limited
+// A cachegate with auth on, and the tokens of the auth matrix: an admin, a token limited
 // to logical cluster `root`, a read-only token, plus an unknown token and no token at all. The
 // same CRD and a ClusterCachedResource exist in `root` and in `team-b`, each with one instance,
 // replicated into the cache, so every API has something to show or to hide.

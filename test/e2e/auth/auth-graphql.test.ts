@@ -1,4 +1,4 @@
-// The auth matrix on GraphQL (issue 7): queries and mutations over HTTP carry UNAUTHENTICATED /
+// The auth matrix on GraphQL: queries and mutations over HTTP carry UNAUTHENTICATED /
 // FORBIDDEN in extensions.code; a restricted token's lists and lookups hold its clusters only; a
 // graphql-transport-ws subscription authenticates from its connection_init payload (or the upgrade
 // request's header) and receives only its clusters' events.

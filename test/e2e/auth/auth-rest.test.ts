@@ -1,4 +1,4 @@
-// The auth matrix on the REST facade (issue 7): anonymous and unknown tokens get a 401 Status,
+// The auth matrix on the REST facade: anonymous and unknown tokens get a 401 Status,
 // a token limited to `root` gets 403 for `team-b` and never sees its objects (lists, `*` lists,
 // schemas, CCRs, unique lookups, SSE), a read-only token cannot write, the admin sees everything.
 

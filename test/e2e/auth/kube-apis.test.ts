@@ -1,4 +1,4 @@
-// The auth matrix on the kube-compatible APIs (issue 7): the embedded source (/clusters/...) and
+// The auth matrix on the kube-compatible APIs: the embedded source (/clusters/...) and
 // the cache API (/services/cache/...). Anonymous requests get a 401 Status while replication keeps
 // working through the internal credential; a token limited to `root` gets 403 for `team-b` and its
 // `*` lists and watches hold root's objects only; a read-only token cannot write; kubectl works

@@ -1,4 +1,4 @@
-// Input limits and rate limiting (issue 7): /metrics open or protected by config, 429 with
+// Input limits and rate limiting: /metrics open or protected by config, 429 with
 // Retry-After once a token's burst is spent (other tokens unaffected), 413 as a Status (or a
 // GraphQL error) for a 20 MiB body on every write route, `limit` above 10 000 lowered to 10 000,
 // the GraphQL alias limit, and malformed parameters answered 4xx, never 5xx.

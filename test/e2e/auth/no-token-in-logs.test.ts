@@ -1,4 +1,4 @@
-// No token in any log line (issue 7): the app's JSON log, at debug level, is captured while
+// No token in any log line: the app's JSON log, at debug level, is captured while
 // requests with good, bad and malformed tokens run, REST, GraphQL and the kube API, and while the
 // controllers replicate with the internal credential. Neither a configured token nor the internal
 // one may appear.

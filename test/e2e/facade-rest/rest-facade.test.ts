@@ -1,4 +1,4 @@
-// The REST facade end to end (issue 4, acceptance): 12 replicated instances in the embedded
+// The REST facade end to end: 12 replicated instances in the embedded
 // source, read back through /v1 over HTTP, then the same name in a second logical cluster.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

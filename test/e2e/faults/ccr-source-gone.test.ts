@@ -1,4 +1,4 @@
-// Issue 7 (Hardening), a CCR whose source disappears (the remote behind the proxy goes down):
+// A CCR whose source disappears (the remote behind the proxy goes down):
 //   case 1: while it is gone, the copies already replicated are kept and served (a source outage
 //           is not a deletion), while the informers retry (cachegate_informer_restarts_total).
 //   case 2: once it has been gone past the grace (5 s), /v1/clustercachedresources reports the CCR

@@ -1,4 +1,4 @@
-// Issue 7 (Hardening), SIGTERM under load, on the real process (`npm start`):
+// SIGTERM under load, on the real process (`npm start`):
 //   case 1: with 24 clients looping GETs (REST, cache API, embedded API) and two kube watches and
 //           two SSE streams open, SIGTERM → /readyz answers 503 at once; every request started
 //           before the signal completes with 200 and a whole body; no response is cut off

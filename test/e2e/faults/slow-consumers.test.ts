@@ -1,4 +1,4 @@
-// Issue 7 (Hardening), slow consumers of the kube-API watch (SSE and GraphQL subscriptions have
+// Slow consumers of the kube-API watch (SSE and GraphQL subscriptions have
 // their own proofs in test/e2e/facade-rest and test/e2e/graphql):
 //   case 1: embedded API: a client that stops reading is disconnected once its buffer passes
 //           watch.maxBufferedBytes, while a client that reads receives every event.

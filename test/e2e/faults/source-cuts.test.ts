@@ -1,8 +1,8 @@
-// Issue 7 (Hardening), source faults, with the remote source behind a TCP proxy:
+// Source faults, with the remote source behind a TCP proxy:
 //   case 1: the source is down at start → readiness names it; it comes up → the cache catches up.
 //   case 2: every connection is cut every 2 s during 600 mixed writes → the cache ends exactly
 //           equal to the source. The scenario runs FAULT_RUNS times (default 2, to fit CI time);
-//           the acceptance's "every time, in 10 runs" is checked with FAULT_RUNS=10.
+//           exactness in every one of 10 runs is checked with FAULT_RUNS=10.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, request } from '../../helpers/kube-http.js';

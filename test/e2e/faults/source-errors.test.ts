@@ -1,4 +1,4 @@
-// Issue 7 (Hardening), a source that answers with errors, behind a TCP proxy that answers for it:
+// A source that answers with errors, behind a TCP proxy that answers for it:
 //   case 1: the source answers 500 from the start → readiness names it with the error, requests
 //           are spaced by backoff (a generous bound on their count), CPU stays low; once it
 //           answers again the cache catches up.

@@ -1,4 +1,4 @@
-// GraphQL mutations end to end, read-your-writes through the overlay (issue 5): a real cachegate
+// GraphQL mutations end to end, read-your-writes through the overlay: a real cachegate
 // with the overlay on for machines.svm.io/v1alpha1/Instance, the CRD instances.machines.svm.io in
 // the embedded source's `root` cluster and a CCR replicating the instances labelled
 // replicated=yes. Every write goes through POST /graphql, and every read right after it too

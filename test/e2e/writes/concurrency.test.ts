@@ -1,4 +1,4 @@
-// Concurrent writers on one object through the REST facade (issue 5): 8 writers × 50 rounds of
+// Concurrent writers on one object through the REST facade: 8 writers × 50 rounds of
 // patch-then-read. No client ever reads a version older than one it read (or wrote) before, and
 // once the writes stop the facade answers the source's last committed version.
 

@@ -1,4 +1,4 @@
-// Writes through the REST facade with the read-your-writes overlay (issue 5, acceptance): every
+// Writes through the REST facade with the read-your-writes overlay: every
 // write is read back at once, before the cache has replicated it, and once the cache catches up
 // reads come from the cache again and the overlay is empty (its metrics say so).
 
