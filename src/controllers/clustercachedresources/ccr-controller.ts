@@ -48,7 +48,6 @@ export class ClusterCachedResourceController {
     this.#children = new ChildRegistry(opts.startChild, opts.purger);
     this.#initialSync = new InitialSync({
       ccrsSynced: () => opts.ccrs.hasSynced(),
-      ccrKeys: () => [...opts.ccrs.list()].map((obj) => ccrKey(opts.ccrs.clusterOf(obj), obj.metadata.name ?? '')),
       stored: (key) => {
         const { cluster, name } = splitCcrKey(key);
         return opts.ccrs.get(cluster, '', name);
@@ -79,7 +78,14 @@ export class ClusterCachedResourceController {
       enqueue(obj);
       this.#enqueueSiblings(obj);
     };
-    this.#removeHandler = this.#opts.ccrs.addHandler({ add: enqueue, update: enqueue, delete: enqueueGone });
+    // Adds before the informer has synced, or replayed while the handler is registered, are its first list.
+    let registering = true;
+    const added = (obj: KubeObject): void => {
+      if (registering || !this.#opts.ccrs.hasSynced()) this.#initialSync.firstListed(ccrKey(this.#opts.ccrs.clusterOf(obj), obj.metadata.name ?? ''));
+      enqueue(obj);
+    };
+    this.#removeHandler = this.#opts.ccrs.addHandler({ add: added, update: enqueue, delete: enqueueGone });
+    registering = false;
     this.#controller.start();
   }
 

@@ -10,7 +10,6 @@ import { isPlainObject } from '../../apimachinery/object-meta.js';
 /** InitialSyncView is what the latch reads: the CCR informer, and whether a CCR's child has synced. */
 export interface InitialSyncView {
   readonly ccrsSynced: () => boolean;
-  readonly ccrKeys: () => Iterable<string>;
   readonly stored: (key: string) => KubeObject | undefined;
   /** childSynced: undefined when the CCR has no child (yet). */
   readonly childSynced: (key: string) => boolean | undefined;
@@ -19,26 +18,34 @@ export interface InitialSyncView {
 /** BLOCKING_CONDITIONS: a CCR with one of these False will not replicate until someone fixes it. */
 const BLOCKING_CONDITIONS = new Set(['ResourceValid', 'IdentityValid']);
 
-/** InitialSync latches once every CCR of the first list has settled. */
+/**
+ * InitialSync latches once every CCR of the first list has settled. The CCRs of the first list are
+ * the ones the informer announces (add) before it reports itself synced, or replays to a handler
+ * registered after that: told through firstListed, so a CCR created later never counts however
+ * late readiness is first asked.
+ */
 export class InitialSync {
   readonly #view: InitialSyncView;
-  #pending: Set<string> | undefined;
+  readonly #pending = new Set<string>();
   #done = false;
 
   constructor(view: InitialSyncView) {
     this.#view = view;
   }
 
+  /** firstListed records a CCR of the informer's first list. */
+  firstListed(key: string): void {
+    if (!this.#done) this.#pending.add(key);
+  }
+
   /** done tells whether the first sync is complete; once true it stays true. */
   done(): boolean {
     if (this.#done) return true;
     if (!this.#view.ccrsSynced()) return false;
-    this.#pending ??= new Set(this.#view.ccrKeys());
     for (const key of this.#pending) {
       if (this.#settled(key)) this.#pending.delete(key);
     }
     this.#done = this.#pending.size === 0;
-    if (this.#done) this.#pending = undefined;
     return this.#done;
   }
 

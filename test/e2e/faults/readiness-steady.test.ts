@@ -41,3 +41,24 @@ describe('readiness while a CCR is syncing', () => {
     expect(await cachedObjects(rig.local.url, '?labelSelector=cache.kcp.io/object-schema%3Dv1.others.faults.example.com')).toEqual([]);
   }, DEADLINE_MS * 2);
 });
+
+describe('readiness at start', () => {
+  let rig: Rig;
+
+  beforeAll(async () => {
+    rig = await startRig({ proxyDown: true });
+  }, DEADLINE_MS * 2);
+  afterAll(async () => rig?.stop());
+
+  it('case 2: waits for the CCRs found by the first list, then passes once their replication has synced', async () => {
+    rig.proxy.setRule((line) => (line.includes('/apis/faults.example.com/v1/things?') && !line.includes('watch=') ? { kind: 'status', code: 500 } : undefined));
+    await rig.proxy.up();
+    await eventually(async () => {
+      const ready = await readyz(rig.local);
+      expect(ready.status).toBe(503);
+      expect(ready.text).toContain('[-]source:remote failed: first sync not finished');
+    }, DEADLINE_MS, 50);
+    rig.proxy.setRule(undefined);
+    await eventually(async () => expect((await readyz(rig.local)).status).toBe(200), DEADLINE_MS, 50);
+  }, DEADLINE_MS * 2);
+});

@@ -17,10 +17,15 @@ function world(): World {
 function latch(w: World): InitialSync {
   return new InitialSync({
     ccrsSynced: () => w.ccrsSynced,
-    ccrKeys: () => w.ccrs.keys(),
     stored: (key) => w.ccrs.get(key),
     childSynced: (key) => w.children.get(key),
   });
+}
+
+/** listed puts a CCR in the informer's first list. */
+function listed(w: World, sync: InitialSync, key: string, obj: KubeObject): void {
+  w.ccrs.set(key, obj);
+  sync.firstListed(key);
 }
 
 function ccr(name: string, extra: Partial<KubeObject> = {}): KubeObject {
@@ -41,9 +46,9 @@ describe('InitialSync', () => {
 
   it('case 3: waits for the child of each CCR of the first list to sync', () => {
     const w = world();
-    w.ccrsSynced = true;
-    w.ccrs.set('root|a', ccr('a'));
     const sync = latch(w);
+    listed(w, sync, 'root|a', ccr('a'));
+    w.ccrsSynced = true;
     expect(sync.done()).toBe(false);
     w.children.set('root|a', false);
     expect(sync.done()).toBe(false);
@@ -63,9 +68,9 @@ describe('InitialSync', () => {
 
   it('case 5: a CCR created after the first list does not hold the first sync back', () => {
     const w = world();
-    w.ccrsSynced = true;
-    w.ccrs.set('root|a', ccr('a'));
     const sync = latch(w);
+    listed(w, sync, 'root|a', ccr('a'));
+    w.ccrsSynced = true;
     expect(sync.done()).toBe(false);
     w.ccrs.set('root|b', ccr('b'));
     w.children.set('root|b', false);
@@ -80,19 +85,29 @@ describe('InitialSync', () => {
     ['case 9: an invalid identity', ccr('a', { status: { conditions: [{ type: 'IdentityValid', status: 'False' }] } })],
   ])('%s: a CCR of the first list that cannot replicate has settled', (_name, stored) => {
     const w = world();
-    w.ccrsSynced = true;
-    w.ccrs.set('root|a', ccr('a'));
     const sync = latch(w);
+    listed(w, sync, 'root|a', ccr('a'));
+    w.ccrsSynced = true;
     expect(sync.done()).toBe(false);
     if (stored === undefined) w.ccrs.delete('root|a');
     else w.ccrs.set('root|a', stored);
     expect(sync.done()).toBe(true);
   });
 
-  it('case 10: a CCR whose conditions are all True still waits for its child', () => {
+  it('case 10: a CCR created after the first list, before readiness is first asked, does not count', () => {
     const w = world();
+    const sync = latch(w);
     w.ccrsSynced = true;
-    w.ccrs.set('root|a', ccr('a', { status: { conditions: [{ type: 'ResourceValid', status: 'True' }] } }));
-    expect(latch(w).done()).toBe(false);
+    w.ccrs.set('root|late', ccr('late'));
+    w.children.set('root|late', false);
+    expect(sync.done()).toBe(true);
+  });
+
+  it('case 11: a CCR whose conditions are all True still waits for its child', () => {
+    const w = world();
+    const sync = latch(w);
+    listed(w, sync, 'root|a', ccr('a', { status: { conditions: [{ type: 'ResourceValid', status: 'True' }] } }));
+    w.ccrsSynced = true;
+    expect(sync.done()).toBe(false);
   });
 });
