@@ -1,29 +1,11 @@
-// Lint rules, including the dependency direction of DESIGN.md §4: each folder may import only
-// the folders listed for it, so REST and GraphQL cannot reach around the read model and only
-// src/kube talks to @kubernetes/client-node.
+// Lint rules, including the dependency direction of src/: each room (folder) may import only
+// what the table in eslint/import-boundaries.js lists for it, so REST and GraphQL cannot reach
+// around the read model and only src/kube talks to @kubernetes/client-node.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import { importBoundariesRule } from './eslint/import-boundaries-rule.js';
 
-/** Builds a no-restricted-imports rule that forbids the given project folders. */
-function forbid(folders, extra = []) {
-  return {
-    'no-restricted-imports': [
-      'error',
-      {
-        patterns: [
-          ...folders.map((folder) => ({
-            group: [`**/${folder}/*`, `**/${folder}`],
-            message: `this folder may not import from src/${folder} (see DESIGN.md §4)`,
-          })),
-          ...extra,
-        ],
-      },
-    ],
-  };
-}
-
-const clientNode = { group: ['@kubernetes/client-node'], message: 'only src/kube imports client-node' };
-const everythingButPure = ['store', 'apiserver', 'kube', 'controllers', 'overlay', 'read', 'http', 'graphql', 'config', 'metrics', 'app', 'main'];
+const cachegate = { rules: { 'import-boundaries': importBoundariesRule } };
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'coverage/**'] },
@@ -36,9 +18,9 @@ export default tseslint.config(
       'no-console': 'off',
     },
   },
-  { files: ['src/apimachinery/**'], rules: forbid(everythingButPure, [clientNode]) },
-  { files: ['src/store/**'], rules: forbid(everythingButPure.filter((f) => f !== 'store'), [clientNode]) },
-  { files: ['src/apiserver/**'], rules: forbid(['kube', 'controllers', 'overlay', 'read', 'http', 'graphql', 'app', 'main'], [clientNode]) },
-  { files: ['src/config/**', 'src/metrics/**'], rules: forbid(['store', 'apiserver', 'kube', 'controllers', 'overlay', 'read', 'http', 'graphql', 'app', 'main'], [clientNode]) },
-  { files: ['src/http/**'], rules: forbid(['store', 'apiserver', 'kube', 'controllers', 'overlay', 'app', 'main'], [clientNode]) },
+  {
+    files: ['src/**/*.{ts,mts,cts,tsx,js,mjs,cjs}'],
+    plugins: { cachegate },
+    rules: { 'cachegate/import-boundaries': 'error' },
+  },
 );

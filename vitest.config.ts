@@ -11,8 +11,13 @@ export default defineConfig({
     // Compiled output must never be collected a second time.
     include: ['test/**/*.test.ts'],
     exclude: ['dist/**', 'node_modules/**'],
-    testTimeout: 30_000,
-    hookTimeout: 30_000,
+    // Tests wait for events and conditions with generous deadlines (test/helpers/kube-http.ts:
+    // 30 s), never for fixed times; a test or hook must outlast the deadlines it waits through,
+    // also on a loaded two-core machine. A deadline costs time only when something is broken.
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
+    // Chooses, prints and provides the fuzz and property seeds of the run (FUZZ_SEED, FC_SEED).
+    globalSetup: ['test/helpers/run-seeds.ts'],
     pool: 'forks',
   },
 });

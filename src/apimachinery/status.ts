@@ -1,8 +1,11 @@
-// The Kubernetes Status object (kind Status, apiVersion v1) that the kube-compatible API
-// returns for every failure and for deletes. Empty details fields are left out, as Go's
-// omitempty does, so responses compare byte-for-byte with a real API server's.
+// The Kubernetes Status object (kind Status, apiVersion v1) that every HTTP error body is, on
+// every API, and that deletes return. Empty details fields are left out, as Go's omitempty does,
+// so responses compare byte-for-byte with a real API server's. sendStatus is the one writer of
+// an error reply, and sendError the error handler every route uses: whatever a route throws is
+// answered by it (GraphQL's own endpoint excepted, whose protocol has its own error shape).
 
-import { ERROR_TABLE } from '../errors.js';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ERROR_TABLE, toAppError } from '../errors.js';
 import type { AppError, StatusCause } from '../errors.js';
 
 /** KubeStatusDetails is a Status's details: what object the status is about, and why. */
@@ -42,6 +45,36 @@ export function statusOf(err: AppError): KubeStatus {
     ...(details === undefined ? {} : { details }),
     code: ERROR_TABLE[err.code].httpStatus,
   };
+}
+
+/**
+ * sendStatus answers a failure as a Status with the HTTP code of its reason, and Retry-After when
+ * the error says when to retry.
+ */
+export function sendStatus(reply: FastifyReply, error: AppError): FastifyReply {
+  return reply.send(readyStatusReply(reply, error));
+}
+
+/**
+ * readyStatusReply sets the status line and headers of error's reply and returns the Status to
+ * send, for the callers that hand the body to someone else to send (load shedding's handler).
+ */
+export function readyStatusReply(reply: FastifyReply, error: AppError): KubeStatus {
+  const retryAfterSeconds = error.details.retryAfterSeconds;
+  if (retryAfterSeconds !== undefined) reply.header('retry-after', String(retryAfterSeconds));
+  reply.code(error.httpStatus).type('application/json');
+  return statusOf(error);
+}
+
+/**
+ * sendError is the error handler of every route: anything thrown is answered as a Status. A
+ * server fault (5xx) is logged at error, with the error under `err` (its message is hidden from
+ * the client); a client's mistake is not logged here: the request's own line carries its status.
+ */
+export function sendError(thrown: unknown, req: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const error = toAppError(thrown);
+  if (error.httpStatus >= 500) req.log.error({ err: thrown }, 'request failed');
+  return sendStatus(reply, error);
 }
 
 /** successStatus is the Success Status returned by deletes, with optional details. */

@@ -3,13 +3,13 @@
 // a minimal OpenAPI document and every verb over one ResourceStore.
 
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, toAppError } from '../errors.js';
+import { AppError } from '../errors.js';
 import { assertJsonDepth } from '../apimachinery/json-depth.js';
-import { statusOf } from '../apimachinery/status.js';
+import { sendError } from '../apimachinery/status.js';
 import { decodeKubeProtobuf } from '../apimachinery/protobuf/decode-kube-protobuf.js';
 import type { ObjectFilter, ResourceStore } from '../store/store.js';
 import type { ApiContext } from './api-context.js';
-import { apiGroup, apiGroupList, apiResourceList, apiVersions } from './discovery.js';
+import { apiGroup, apiGroupList, apiResourceList, apiVersions, versionInfo } from './discovery.js';
 import { deleteVerb } from './delete-verbs.js';
 import { patchObject } from './patch-verb.js';
 import { getObject, listOrWatch } from './read-verbs.js';
@@ -64,8 +64,8 @@ export async function apiServerPlugin(app: FastifyInstance, opts: ApiServerOptio
     watches: opts.watches ?? new ActiveWatches(), watchLimits: opts.watchLimits, requireNamespaces: opts.requireNamespaces,
   };
   registerBodyParsers(app);
-  app.setErrorHandler(sendStatusError);
-  app.setNotFoundHandler(async (_req, reply) => sendStatusError(notFoundPath(), _req, reply));
+  // Paths no route serves are answered by the app's not-found handler, with the same Status.
+  app.setErrorHandler(sendError);
   app.addHook('preClose', async () => ctx.watches.closeAll());
   const authorize = opts.authorize;
   if (authorize) app.addHook('preHandler', async (req) => void authorize(req, clusterParam(req), verbOf(req.method)));
@@ -147,15 +147,6 @@ function registerDiscovery(app: FastifyInstance, opts: ApiServerOptions): void {
   });
 }
 
-/** versionInfo is the /version document. */
-export function versionInfo(gitVersion: string): Record<string, string> {
-  const [major = '1', minor = '0'] = gitVersion.replace(/^v/, '').split('.');
-  return {
-    major, minor, gitVersion, gitCommit: 'cachegate', gitTreeState: 'clean', buildDate: '2026-01-01T00:00:00Z',
-    goVersion: 'go1.23', compiler: 'gc', platform: `${process.platform}/${process.arch === 'x64' ? 'amd64' : process.arch}`,
-  };
-}
-
 function registerBodyParsers(app: FastifyInstance): void {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser(JSON_MEDIA_TYPES, { parseAs: 'string' }, (_req, body, done) => {
@@ -178,12 +169,4 @@ function registerBodyParsers(app: FastifyInstance): void {
       done(err as Error, undefined);
     }
   });
-}
-
-/** sendStatusError answers any error as a Kubernetes Status, hiding the text of internal errors. */
-export async function sendStatusError(error: unknown, req: FastifyRequest, reply: FastifyReply): Promise<void> {
-  const appError = toAppError(error);
-  if (appError.httpStatus >= 500) req.log.error({ err: error }, 'request failed');
-  if (appError.details.retryAfterSeconds !== undefined) reply.header('retry-after', String(appError.details.retryAfterSeconds));
-  await reply.code(appError.httpStatus).header('content-type', 'application/json').send(statusOf(appError));
 }

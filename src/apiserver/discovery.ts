@@ -1,11 +1,24 @@
-// Discovery documents (/api, /api/v1, /apis, /apis/{g}, /apis/{g}/{v}) built from a resource
-// list. kubectl and client libraries learn every resource's scope, kind and verbs from them.
+// Discovery documents (/version, /api, /api/v1, /apis, /apis/{g}, /apis/{g}/{v}) built from a
+// resource list. kubectl and client libraries learn every resource's scope, kind and verbs from
+// them; kubectl's dispatcher picks its build from /version's gitVersion.
 
 import { apiVersionOf } from '../apimachinery/gvr.js';
 import type { ResourceInfo } from './resource-info.js';
 import { VERBS_READ_ONLY, VERBS_READ_WRITE } from './resource-info.js';
 
 type Doc = Record<string, unknown>;
+
+/**
+ * versionInfo is the /version document (version.Info), served at the root as kube-apiserver
+ * serves it and under every mount of the API.
+ */
+export function versionInfo(gitVersion: string): Record<string, string> {
+  const [major = '1', minor = '0'] = gitVersion.replace(/^v/, '').split('.');
+  return {
+    major, minor, gitVersion, gitCommit: 'cachegate', gitTreeState: 'clean', buildDate: '2026-01-01T00:00:00Z',
+    goVersion: 'go1.23', compiler: 'gc', platform: `${process.platform}/${process.arch === 'x64' ? 'amd64' : process.arch}`,
+  };
+}
 
 /** apiVersions is the /api document. */
 export function apiVersions(): Doc {

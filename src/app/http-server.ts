@@ -1,16 +1,21 @@
 // The fastify instance of one app: its logger, body limit, request ids, one log line per request,
-// and the tracker that closes its connections gracefully. Errors fastify raises before any route
-// runs (a URL it cannot decode) are answered as Kubernetes Status objects like every other client
-// mistake, and so are requests still arriving on open connections once the listener is closed.
+// and the tracker that closes its connections gracefully. Every error body it answers is a
+// Kubernetes Status, written by one helper (sendStatus): what a route throws (the error handler
+// every plugin inherits unless it sets its own), a path no route serves (404, or 405 when other
+// methods serve it), what fastify raises before any route runs (a URL it cannot decode), what
+// Node's parser refuses before fastify sees it (400, 408, 431), and requests still arriving on
+// open connections once the listener is closed (503).
 
 import Fastify, { LogController } from 'fastify';
-import type { FastifyBaseLogger, FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
-import { statusOf } from '../apimachinery/status.js';
+import { sendError, sendStatus } from '../apimachinery/status.js';
 import { AppError } from '../errors.js';
+import { clientErrorHandler } from '../http/client-error-handler.js';
 import { ConnectionTracker } from '../http/connection-tracker.js';
 import { redactUrl } from '../http/redact-url.js';
 import { REQUEST_ID_HEADER, requestIdOf } from '../http/request-id.js';
+import { answerUnmatchedRoute } from '../http/unmatched-route.js';
 
 /** HttpServer is the fastify instance and the tracker of its connections. */
 export interface HttpServer {
@@ -36,10 +41,12 @@ export function createHttpServer(logger: Logger, bodyLimit: number): HttpServer 
     forceCloseConnections: false,
     return503OnClosing: false,
     frameworkErrors: (error, _req, reply) => {
-      const plain: FastifyReply = reply;
-      void plain.code(400).type('application/json; charset=utf-8').send(statusOf(new AppError('BadRequest', error.message)));
+      sendStatus(reply, new AppError('BadRequest', error.message));
     },
+    clientErrorHandler: clientErrorHandler(loggerInstance),
   });
+  fastify.setErrorHandler(sendError);
+  fastify.setNotFoundHandler(answerUnmatchedRoute);
   const connections = new ConnectionTracker(fastify.server);
   // Registered before any plugin, so it runs before authentication and every route. The answer
   // waits for the listener to close: a client answered earlier would reconnect into it just then.
@@ -48,7 +55,7 @@ export function createHttpServer(logger: Logger, bodyLimit: number): HttpServer 
     if (listenerClosed === undefined) return undefined;
     await listenerClosed;
     const error = new AppError('ServiceUnavailable', 'the server is shutting down; retry on another instance');
-    return reply.code(503).header('connection', 'close').type('application/json; charset=utf-8').send(statusOf(error));
+    return sendStatus(reply.header('connection', 'close'), error);
   });
   fastify.addHook('onSend', async (req, reply) => {
     reply.header(REQUEST_ID_HEADER, req.id);

@@ -1,14 +1,12 @@
 // The overlay's moving parts, wired by the composition root: the Overlay itself (config `cache`),
 // the feed that evicts its entries as the cache catches up (a watch on every CachedObject), the
-// sweep timer for TTLs, and its metrics. With `cache.enabled` false none of this exists.
+// sweep timer for TTLs (its metrics read the Overlay at scrape time). With `cache.enabled` false
+// none of this exists.
 
-import { Counter, Gauge } from 'prom-client';
-import type { Registry } from 'prom-client';
 import type { KubeObject } from '../apimachinery/object-meta.js';
 import { ORIGINAL_RESOURCE_UID_ANNOTATION, ORIGINAL_RESOURCE_VERSION_ANNOTATION } from '../cachedobjects/cached-object-annotations.js';
 import { cachedObjectOrigin } from '../cachedobjects/cached-object-origin.js';
 import { CACHED_OBJECTS_GROUP, CACHED_OBJECTS_RESOURCE } from '../cachedobjects/cached-object-resource.js';
-import { METRIC_PREFIX } from '../metrics/metrics.js';
 import { Overlay } from '../overlay/overlay.js';
 import type { ObservedCopy } from '../overlay/overlay.js';
 import { overlayKeyString } from '../overlay/overlay-key.js';
@@ -22,7 +20,6 @@ const RECENT_DELETION_MS = 30_000;
 export interface OverlayRuntimeOptions {
   readonly cache: ResourceStore;
   readonly ttlMs: number;
-  readonly registry: Registry;
   readonly now?: () => number;
 }
 
@@ -41,7 +38,6 @@ export class OverlayRuntime {
     this.#ttlMs = opts.ttlMs;
     this.#now = opts.now ?? Date.now;
     this.overlay = new Overlay({ now: this.#now, ttlMs: opts.ttlMs });
-    registerOverlayMetrics(opts.registry, this.overlay);
   }
 
   /** start watches every CachedObject (from the current state on) and starts the sweep timer. */
@@ -88,35 +84,4 @@ export class OverlayRuntime {
     const cutoff = this.#now() - RECENT_DELETION_MS;
     for (const [key, recent] of this.#recentDeletions) if (recent.at < cutoff) this.#recentDeletions.delete(key);
   }
-}
-
-/** registerOverlayMetrics registers `cachegate_overlay_entries{kind}` and `cachegate_overlay_evictions_total{cause}`. */
-function registerOverlayMetrics(registry: Registry, overlay: Overlay): void {
-  new Gauge({
-    name: `${METRIC_PREFIX}overlay_entries`,
-    help: 'Writes recorded in the read-your-writes overlay and not yet replicated by the cache, by kind (live, tombstone).',
-    labelNames: ['kind'] as const,
-    registers: [registry],
-    collect() {
-      const size = overlay.size();
-      this.set({ kind: 'live' }, size.live);
-      this.set({ kind: 'tombstone' }, size.tombstones);
-    },
-  });
-  const reported: Record<'cache' | 'ttl', number> = { cache: 0, ttl: 0 };
-  const evictions = new Counter({
-    name: `${METRIC_PREFIX}overlay_evictions_total`,
-    help: 'Overlay entries removed, by cause: the cache caught up (cache) or the entry expired (ttl).',
-    labelNames: ['cause'] as const,
-    registers: [registry],
-    collect() {
-      // A counter only goes up: add what was evicted since the last scrape.
-      const now = overlay.evictions();
-      for (const cause of ['cache', 'ttl'] as const) {
-        this.inc({ cause }, now[cause] - reported[cause]);
-        reported[cause] = now[cause];
-      }
-    },
-  });
-  for (const cause of ['cache', 'ttl'] as const) evictions.inc({ cause }, 0);
 }

@@ -3,14 +3,13 @@
 // root (with app.ts): the only code that knows both the kube module and the controllers.
 
 import type { Logger } from 'pino';
-import type { Registry } from 'prom-client';
 import { isAppError } from '../errors.js';
 import type { GroupResource, GroupVersionResource } from '../apimachinery/gvr.js';
 import type { KubeObject } from '../apimachinery/object-meta.js';
 import { ClusterCachedResourceController } from '../controllers/clustercachedresources/ccr-controller.js';
 import type { CcrClient, CopyPurger, StartChild } from '../controllers/clustercachedresources/ccr-deps.js';
-import { createControllerMetrics } from '../controllers/runtime/controller-metrics.js';
-import { createQueueMetrics } from '../controllers/runtime/queue-metrics.js';
+import { controllerMetricsOf } from '../controllers/runtime/controller-metrics.js';
+import { queueMetricsOf } from '../controllers/runtime/queue-metrics.js';
 import { ReplicationController } from '../controllers/replication/replication-controller.js';
 import { CLUSTER_ANNOTATION, SHARD_ANNOTATION } from '../cachedobjects/cached-object-annotations.js';
 import { reportedCcr } from '../controllers/clustercachedresources/ccr-reported.js';
@@ -22,6 +21,7 @@ import { DynamicClient } from '../kube/dynamic-client.js';
 import type { SharedInformers } from '../kube/shared-informers.js';
 import type { SourceConnection } from '../kube/source-connection.js';
 import { clusterOf } from '../kube/source-connection.js';
+import type { Metrics } from '../metrics/metrics.js';
 import type { ChildProgress, ClusterProgress } from '../read/replication-progress.js';
 import type { ResourceStore } from '../store/store.js';
 
@@ -36,7 +36,8 @@ export interface SourceRuntimeOptions {
   readonly informers: SharedInformers;
   readonly cache: ResourceStore;
   readonly purger: CopyPurger;
-  readonly registry: Registry;
+  /** metrics are the app's metrics its controllers and queues record into. */
+  readonly metrics: Pick<Metrics, 'workqueue' | 'controllers'>;
   readonly log: Logger;
   readonly workers: { readonly clusterCachedResources: number; readonly replication: number };
   /** observeLag records the replication lag of one copy, in seconds. */
@@ -69,8 +70,8 @@ export function startSourceRuntime(opts: SourceRuntimeOptions): SourceRuntime {
   const client = new DynamicClient(source);
   const discovery = new DiscoveryClient(source);
   const ccrs = informers.acquire(source, CCR_GVR, undefined);
-  const queueMetrics = createQueueMetrics(opts.registry);
-  const controllerMetrics = createControllerMetrics(opts.registry);
+  const queueMetrics = queueMetricsOf(opts.metrics.workqueue);
+  const controllerMetrics = controllerMetricsOf(opts.metrics.controllers);
   // The running children with their informers, for replicationProgress.
   const running = new Set<{ readonly child: ReplicationController; readonly resourceVersion: () => string }>();
   const startChild: StartChild = async (spec, onCountsChanged) => {

@@ -12,7 +12,7 @@
 // extensions.code (UNAUTHENTICATED, TOO_MANY_REQUESTS) from the one error table.
 
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { statusOf } from '../apimachinery/status.js';
+import { sendStatus } from '../apimachinery/status.js';
 import { AppError, ERROR_TABLE, toAppError } from '../errors.js';
 import type { Principal } from './principal.js';
 import type { TokenBucketLimiter } from './rate-limiter.js';
@@ -78,7 +78,6 @@ function isGraphqlUpgrade(req: FastifyRequest): boolean {
 
 /** sendAuthError answers a refused request: a Status, or a GraphQL error list on /graphql. */
 async function sendAuthError(req: FastifyRequest, reply: FastifyReply, error: AppError): Promise<FastifyReply> {
-  if (error.details.retryAfterSeconds !== undefined) reply.header('retry-after', String(error.details.retryAfterSeconds));
   // Node hands a request with `Connection: upgrade` to the WebSocket server's listener and reads no
   // more HTTP from its socket: refused, the connection ends with the answer (a client reusing it
   // would wait forever, and nothing else would close it).
@@ -86,8 +85,8 @@ async function sendAuthError(req: FastifyRequest, reply: FastifyReply, error: Ap
     reply.header('connection', 'close');
     reply.raw.once('finish', () => req.raw.socket.end());
   }
-  reply.code(error.httpStatus).type('application/json; charset=utf-8');
-  if (req.routeOptions.url !== GRAPHQL_PATH) return reply.send(statusOf(error));
+  if (req.routeOptions.url !== GRAPHQL_PATH) return sendStatus(reply, error);
+  if (error.details.retryAfterSeconds !== undefined) reply.header('retry-after', String(error.details.retryAfterSeconds));
   const extensions = { code: ERROR_TABLE[error.code].graphqlCode, reason: error.code };
-  return reply.send({ errors: [{ message: error.message, extensions }] });
+  return reply.code(error.httpStatus).type('application/json; charset=utf-8').send({ errors: [{ message: error.message, extensions }] });
 }

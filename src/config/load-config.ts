@@ -1,14 +1,16 @@
 // Building the one Config of a process: defaults, then the config file, then environment
-// variables, then command-line flags (flags beat env, env beats file). Nothing else in
-// cachegate reads process.env or argv.
+// variables, then command-line flags (flags beat env, env beats file). The file is checked
+// against the schema (config-schema.ts), which fills in the defaults; then the values that need
+// it are parsed, here and only here. Nothing else in cachegate reads process.env or argv.
 
 import { parse as parseYaml } from 'yaml';
-import type { Config, SourceConfig } from './config.js';
-import { LOGICAL_CLUSTER_NAME_PATTERN } from '../apimachinery/logical-cluster.js';
-import { DEFAULT_CONFIG, LOG_LEVELS } from './config.js';
+import type { CacheConfig, Config, ConfigFile } from './config.js';
+import { completeAuth } from './auth-config.js';
 import { ConfigError } from './config-error.js';
-import { FieldReader } from './field-reader.js';
-import { readAuth } from './auth-config.js';
+import { ConfigSchema, DEFAULT_CACHE_TTL } from './config-schema.js';
+import { compileValidator } from './config-validator.js';
+import { parseDuration } from './duration.js';
+import { GVK_FORMAT, parseGvk } from './gvk.js';
 
 /** ConfigInputs are where configuration comes from; tests pass their own. */
 export interface ConfigInputs {
@@ -18,24 +20,24 @@ export interface ConfigInputs {
 }
 
 const FLAGS = new Set(['--host', '--port', '--config', '--log-level']);
-const DURATION = /^\d+(ms|s|m|h)$/;
-// `<group>/<version>/<Kind>`; the core group may be written `v1/Secret` (as the seed does) or `/v1/Secret`.
-const GVK = /^([a-z0-9.-]*\/)?[a-z0-9]+\/[A-Za-z][A-Za-z0-9]*$/;
+const validateConfigFile = compileValidator(ConfigSchema);
 
 /** loadConfig builds and validates the configuration; any mistake throws a ConfigError. */
 export function loadConfig(inputs: ConfigInputs): Config {
   const flags = parseFlags(inputs.argv);
   const file = flags['config'] ?? inputs.env['CACHEGATE_CONFIG'];
-  const fromFile = file === undefined ? {} : readConfigFile(file, inputs.readFile);
-  const layered: Record<string, unknown> = { ...fromFile };
+  const layered: Record<string, unknown> = file === undefined ? {} : readConfigFile(file, inputs.readFile);
   const overrides: Array<[string, string | undefined]> = [
     ['host', flags['host'] ?? inputs.env['HOST']],
     ['port', flags['port'] ?? inputs.env['PORT']],
     ['logLevel', flags['log-level'] ?? inputs.env['LOG_LEVEL']],
   ];
   for (const [key, value] of overrides) if (value !== undefined && value !== '') layered[key] = value;
-  return deepFreeze(readConfig(new FieldReader(layered, ''), inputs.readFile));
+  return deepFreeze(completeConfig(validateConfigFile(layered, ''), inputs.readFile));
 }
+
+/** DEFAULT_CONFIG is what `npm start` runs with: the embedded source with cluster `root` on 127.0.0.1:8080. */
+export const DEFAULT_CONFIG: Config = loadConfig({ argv: [], env: {}, readFile: () => '' });
 
 function parseFlags(argv: readonly string[]): Record<string, string> {
   const flags: Record<string, string> = {};
@@ -69,78 +71,25 @@ function readConfigFile(path: string, readFile: (path: string) => string): Recor
   return parsed as Record<string, unknown>;
 }
 
-function readConfig(r: FieldReader, readFile: (path: string) => string): Config {
-  const d = DEFAULT_CONFIG;
-  const config: Config = {
-    host: r.string('host', d.host, /^[A-Za-z0-9.:[\]-]+$/, 'must be a host name or IP address'),
-    port: r.integer('port', d.port, 0, 65535),
-    logLevel: r.oneOf('logLevel', d.logLevel, LOG_LEVELS),
-    embedded: r.object('embedded', (e) => ({
-      enabled: e.boolean('enabled', d.embedded.enabled),
-      clusters: e.list('clusters', d.embedded.clusters, (v, path) => clusterName(v, path)),
-    })),
-    sources: r.list('sources', d.sources, readSource),
-    cache: r.object('cache', (c) => ({
-      enabled: c.boolean('enabled', d.cache.enabled),
-      gvks: c.list('gvks', d.cache.gvks, (v, path) => matching(v, path, GVK, 'must be "<group>/<version>/<Kind>"')),
-      ttl: c.string('ttl', d.cache.ttl, DURATION, 'must be a duration such as 500ms, 30s, 2m or 1h'),
-    })),
-    store: r.object('store', (s) => ({
-      eventWindow: s.integer('eventWindow', d.store.eventWindow, 100, 10_000_000),
-      eventWindowBytes: s.integer('eventWindowBytes', d.store.eventWindowBytes, 1 << 20, 2 ** 40),
-    })),
-    watch: r.object('watch', (w) => ({
-      timeoutSeconds: w.integer('timeoutSeconds', d.watch.timeoutSeconds, 1, 86_400),
-      bookmarkIntervalSeconds: w.integer('bookmarkIntervalSeconds', d.watch.bookmarkIntervalSeconds, 0, 3600),
-      maxBufferedBytes: w.integer('maxBufferedBytes', d.watch.maxBufferedBytes, 65_536, 1 << 30),
-    })),
-    limits: r.object('limits', (l) => ({
-      bodyBytes: l.integer('bodyBytes', d.limits.bodyBytes, 1024, 64 * 1024 * 1024),
-      maxEventLoopDelayMs: l.integer('maxEventLoopDelayMs', d.limits.maxEventLoopDelayMs, 0, 60_000),
-      minResourceVersionWaitMs: l.integer('minResourceVersionWaitMs', d.limits.minResourceVersionWaitMs, 0, 60_000),
-    })),
-    graphql: r.object('graphql', (g) => ({
-      websocket: g.object('websocket', (w) => ({
-        maxMessageBytes: w.integer('maxMessageBytes', d.graphql.websocket.maxMessageBytes, 1024, 64 * 1024 * 1024),
-        messagesPerSecond: w.integer('messagesPerSecond', d.graphql.websocket.messagesPerSecond, 1, 1_000_000),
-        messageBurst: w.integer('messageBurst', d.graphql.websocket.messageBurst, 1, 10_000_000),
-        initTimeoutMs: w.integer('initTimeoutMs', d.graphql.websocket.initTimeoutMs, 100, 600_000),
-      })),
-    })),
-    workers: r.object('workers', (w) => ({
-      clusterCachedResources: w.integer('clusterCachedResources', d.workers.clusterCachedResources, 1, 64),
-      replication: w.integer('replication', d.workers.replication, 1, 64),
-    })),
-  };
-  const auth = readAuth(r, readFile);
-  r.done();
-  if (!config.embedded.enabled && config.sources.length === 0) {
+/** completeConfig parses what the schema left as text and runs the checks that span fields. */
+function completeConfig(file: ConfigFile, readFile: (path: string) => string): Config {
+  if (!file.embedded.enabled && file.sources.length === 0) {
     throw new ConfigError('sources', 'must name at least one source when embedded.enabled is false');
   }
-  return auth === undefined ? config : { ...config, auth };
+  const { cache, auth, ...rest } = file;
+  const completedAuth = completeAuth(auth, readFile);
+  return { ...rest, cache: parseCache(cache), ...(completedAuth === undefined ? {} : { auth: completedAuth }) };
 }
 
-function readSource(value: unknown, path: string): SourceConfig {
-  const r = new FieldReader(value, path);
-  const source: SourceConfig = {
-    name: r.string('name', '', /^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/, 'must be a lowercase DNS label'),
-    kind: r.oneOf('kind', 'kube', ['kube', 'kcp'] as const),
-    kubeconfig: r.optionalString('kubeconfig'),
-    context: r.optionalString('context'),
-    cluster: r.optionalString('cluster'),
-  };
-  r.done();
-  if (source.cluster !== undefined) clusterName(source.cluster, `${path}.cluster`);
-  return source;
-}
-
-function clusterName(value: unknown, path: string): string {
-  return matching(value, path, LOGICAL_CLUSTER_NAME_PATTERN, `must be a logical cluster name matching ${LOGICAL_CLUSTER_NAME_PATTERN.source}`);
-}
-
-function matching(value: unknown, path: string, pattern: RegExp, hint: string): string {
-  if (typeof value !== 'string' || !pattern.test(value)) throw new ConfigError(path, hint);
-  return value;
+function parseCache(cache: ConfigFile['cache']): CacheConfig {
+  const gvks = cache.gvks.map((text, i) => {
+    const gvk = parseGvk(text);
+    if (gvk === undefined) throw new ConfigError(`cache.gvks[${i}]`, `must be ${GVK_FORMAT}`);
+    return gvk;
+  });
+  // As in the seed, a zero TTL means the default one.
+  const ttlMs = parseDuration(cache.ttl) || parseDuration(DEFAULT_CACHE_TTL) || 0;
+  return { enabled: cache.enabled, gvks, ttlMs };
 }
 
 function deepFreeze<T>(value: T): T {

@@ -9,28 +9,25 @@
 // completes or disconnects) or when the app closes.
 
 import type { GraphQLError } from 'graphql';
-import { Gauge } from 'prom-client';
-import type { Registry } from 'prom-client';
 import { estimatedBytes } from '../apimachinery/object-bytes.js';
 import type { KubeObject } from '../apimachinery/object-meta.js';
+import type { OpenStreamsGauge } from '../metrics/metrics.js';
 import type { CachedObjectFilter, ReadEvent, ReadModel, ReadWatch } from '../read/read-model.js';
 import { graphqlJs } from './graphql-runtime.js';
 import { toGraphqlError } from './to-graphql-error.js';
 
-/** SUBSCRIPTIONS_GAUGE is the metric counting open GraphQL subscriptions. */
-export const SUBSCRIPTIONS_GAUGE = 'cachegate_graphql_subscriptions';
-
 /** DEFAULT_QUEUE_BYTES bounds a subscriber's queue in estimated bytes, as watch.maxBufferedBytes does a watch's buffer. */
 export const DEFAULT_QUEUE_BYTES = 16 * 1024 * 1024;
 
-/** EventStreamsOptions: the read model, the queue bounds, and the registry for the gauge. */
+/** EventStreamsOptions: the read model, the queue bounds, and the gauge of open subscriptions. */
 export interface EventStreamsOptions {
   readonly read: ReadModel;
   /** queueSize: how many events a subscriber may fall behind. */
   readonly queueSize: number;
   /** queueBytes: how many estimated bytes of events a subscriber may fall behind (default DEFAULT_QUEUE_BYTES). */
   readonly queueBytes?: number;
-  readonly registry?: Registry;
+  /** gauge counts the open subscriptions (`cachegate_graphql_subscriptions`). */
+  readonly gauge?: OpenStreamsGauge;
 }
 
 /** QueueBounds: a stream is cut once it holds more than events events or bytes estimated bytes. */
@@ -44,14 +41,14 @@ interface QueueBounds {
 /** EventStreams opens one bounded stream of ReadEvents per subscription and closes them all on shutdown. */
 export class EventStreams {
   private readonly open = new Set<EventStream>();
-  private readonly gauge: Gauge;
+  private readonly gauge: OpenStreamsGauge | undefined;
   private readonly bounds: QueueBounds;
   // A change reaches every subscriber in one synchronous loop: measured once, for all of them.
   private lastMeasured: KubeObject | undefined;
   private lastBytes = 0;
 
   constructor(private readonly options: EventStreamsOptions) {
-    this.gauge = subscriptionsGauge(options.registry);
+    this.gauge = options.gauge;
     this.bounds = { events: options.queueSize, bytes: options.queueBytes ?? DEFAULT_QUEUE_BYTES, sizeOf: (obj) => this.sizeOf(obj) };
   }
 
@@ -61,10 +58,10 @@ export class EventStreams {
    */
   async stream(filter: CachedObjectFilter, read: ReadModel = this.options.read): Promise<AsyncIterableIterator<ReadEvent>> {
     const stream = new EventStream(this.bounds, () => {
-      if (this.open.delete(stream)) this.gauge.dec();
+      if (this.open.delete(stream)) this.gauge?.dec();
     });
     this.open.add(stream);
-    this.gauge.inc();
+    this.gauge?.inc();
     try {
       stream.attach(await read.watchCachedObjects(filter, {}, (event) => stream.push(event)));
     } catch (err) {
@@ -86,13 +83,6 @@ export class EventStreams {
     }
     return this.lastBytes;
   }
-}
-
-/** subscriptionsGauge reuses the registry's gauge if another app part made it, else registers one. */
-function subscriptionsGauge(registry: Registry | undefined): Gauge {
-  const existing = registry?.getSingleMetric(SUBSCRIPTIONS_GAUGE);
-  if (existing instanceof Gauge) return existing;
-  return new Gauge({ name: SUBSCRIPTIONS_GAUGE, help: 'Open GraphQL subscriptions (cachedObjectEvents).', registers: registry ? [registry] : [] });
 }
 
 type Waiter = { resolve(result: IteratorResult<ReadEvent>): void; reject(error: unknown): void };

@@ -22,7 +22,7 @@ import type { MercuriusCommonOptions } from 'mercurius';
 import { principalOf } from '../auth/request-principal.js';
 import type { TokenAuthenticator } from '../auth/token-authenticator.js';
 import { graphqlAccess } from './graphql-access.js';
-import type { Registry } from 'prom-client';
+import type { OpenStreamsGauge } from '../metrics/metrics.js';
 import type { ReadModel } from '../read/read-model.js';
 import type { WriteService } from '../write/write-service.js';
 import { EventStreams } from './event-streams.js';
@@ -53,8 +53,8 @@ export interface GraphqlPluginOptions {
   readonly read: ReadModel;
   /** write performs the mutations; without it every mutation answers METHOD_NOT_ALLOWED. */
   readonly write?: WriteService;
-  /** registry receives the cachegate_graphql_subscriptions gauge. */
-  readonly registry?: Registry;
+  /** subscriptionsGauge counts the open subscriptions (the app's cachegate_graphql_subscriptions gauge). */
+  readonly subscriptionsGauge?: OpenStreamsGauge;
   readonly limits?: Partial<QueryLimits>;
   /** websocket bounds each WebSocket connection's messages (default DEFAULT_CONNECTION_LIMITS). */
   readonly websocket?: Partial<ConnectionLimits>;
@@ -81,7 +81,7 @@ export async function graphqlPlugin(fastify: FastifyInstance, options: GraphqlPl
     read: options.read,
     queueSize: options.subscriptionQueue ?? DEFAULT_SUBSCRIPTION_QUEUE,
     ...(options.subscriptionQueueBytes ? { queueBytes: options.subscriptionQueueBytes } : {}),
-    ...(options.registry ? { registry: options.registry } : {}),
+    ...(options.subscriptionsGauge ? { gauge: options.subscriptionsGauge } : {}),
   });
   const access = graphqlAccess(options.read, options.write, options.authenticator !== undefined);
   // Added before mercurius so that its routes inherit the hook and it uses this WebSocket server.

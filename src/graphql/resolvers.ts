@@ -4,6 +4,7 @@
 // own objects, so apiVersion, kind, metadata and spec.raw are properties, as are the read model's
 // SchemaSummary and ReadEvent fields.
 
+import type { GraphQLResolveInfo } from 'graphql';
 import type { IResolvers } from 'mercurius';
 import type { KubeObject } from '../apimachinery/object-meta.js';
 import { cachedObjectOrigin } from '../cachedobjects/cached-object-origin.js';
@@ -15,7 +16,7 @@ import type { EventStreams } from './event-streams.js';
 import { graphqlAccess } from './graphql-access.js';
 import type { GraphqlAccess } from './graphql-access.js';
 import { JSON_SCALAR } from './json-scalar.js';
-import { toGraphqlError } from './to-graphql-error.js';
+import { startSubscription } from './subscription-start.js';
 import { createMutationResolvers } from './mutations.js';
 import type { QueryLimits } from './query-limits.js';
 
@@ -86,16 +87,8 @@ export function createResolvers({ read, limits, events, write, access = graphqlA
     },
     Subscription: {
       cachedObjectEvents: {
-        subscribe: (_root: unknown, args: { filter?: FilterInput | null }, context: unknown) => {
-          let read: ReadModel;
-          try {
-            read = access.read(context);
-          } catch (err) {
-            // mercurius sends a subscription's start failure as is: give it its extensions.code here.
-            throw toGraphqlError(err);
-          }
-          return events.stream(filterOf(args.filter), read);
-        },
+        subscribe: (_root: unknown, args: { filter?: FilterInput | null }, context: unknown, info: GraphQLResolveInfo) =>
+          startSubscription(async () => events.stream(filterOf(args.filter), access.read(context)), context, info),
         resolve: (event: ReadEvent) => event,
       },
     },

@@ -5,7 +5,7 @@
 import underPressure from '@fastify/under-pressure';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../errors.js';
-import { statusOf } from '../apimachinery/status.js';
+import { readyStatusReply } from '../apimachinery/status.js';
 
 /** LoadSheddingOptions: maxEventLoopDelayMs 0 turns shedding off. */
 export interface LoadSheddingOptions {
@@ -32,15 +32,15 @@ type PressureHandler = (req: FastifyRequest, reply: FastifyReply) => void;
 
 /**
  * shedUnlessProbe lets probes through (nullish → handled normally) and answers the rest with a
- * 503 Status. under-pressure sends a returned non-null value as the reply, as its README says;
- * its typings only allow void, hence the cast.
+ * 503 Status with Retry-After. under-pressure sends a returned non-null value as the reply, as its
+ * README says (sending it here would let the request go on through the hooks, since the reply is
+ * not yet sent when the handler returns); its typings only allow void, hence the cast.
  */
 function shedUnlessProbe(retryAfterSeconds: number): PressureHandler {
   const handler = (req: FastifyRequest, reply: FastifyReply): object | undefined => {
     if (ALWAYS_ANSWERED.has(req.url.split('?')[0] ?? '')) return undefined;
     const error = new AppError('ServiceUnavailable', 'the server is overloaded (event loop delay too high); retry later', { retryAfterSeconds });
-    reply.code(503).header('retry-after', String(retryAfterSeconds)).header('content-type', 'application/json');
-    return statusOf(error);
+    return readyStatusReply(reply, error);
   };
   return handler as PressureHandler;
 }

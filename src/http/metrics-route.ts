@@ -1,7 +1,7 @@
 // /metrics in the Prometheus text format, and the hook that times every request.
 
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { statusOf } from '../apimachinery/status.js';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { sendStatus } from '../apimachinery/status.js';
 import { seesEverything } from '../auth/authorizer.js';
 import { principalOf } from '../auth/request-principal.js';
 import { AppError } from '../errors.js';
@@ -17,7 +17,7 @@ async function metricsRoutes(app: FastifyInstance, opts: { readonly metrics: Met
   const { registry, httpRequestDuration } = opts.metrics;
   app.get('/metrics', async (req, reply) => {
     const refused = refusal(req);
-    if (refused !== undefined) return sendRefusal(reply, refused);
+    if (refused !== undefined) return sendStatus(reply, refused);
     return reply.type(registry.contentType).send(await registry.metrics());
   });
   app.addHook('onResponse', async (req, reply) => {
@@ -37,8 +37,4 @@ function refusal(req: FastifyRequest): AppError | undefined {
   const principal = principalOf(req);
   if (principal === null || seesEverything(principal)) return undefined;
   return new AppError('Forbidden', `user "${principal.user}" may not read /metrics: it needs a token that reads every logical cluster`);
-}
-
-async function sendRefusal(reply: FastifyReply, error: AppError): Promise<FastifyReply> {
-  return reply.code(error.httpStatus).type('application/json; charset=utf-8').send(statusOf(error));
 }

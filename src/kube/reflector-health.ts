@@ -3,8 +3,7 @@
 // Restarts are also counted in `cachegate_informer_restarts_total{source,resource}`.
 
 import type { Logger } from 'pino';
-import type { Registry } from 'prom-client';
-import { informerRestartsCounter } from './informer-metrics.js';
+import type { InformerRestarts, InformerRestartSeries } from './informer-metrics.js';
 
 /** ReflectorHealthOptions name the reflector in messages and metrics. */
 export interface ReflectorHealthOptions {
@@ -12,7 +11,7 @@ export interface ReflectorHealthOptions {
   /** resource is the schema string of the reflected resource, e.g. v1.configmaps.core. */
   readonly resource: string;
   readonly log: Logger;
-  readonly metrics?: Registry;
+  readonly restarts?: InformerRestarts;
 }
 
 /** ReflectorHealth is the connection state of one reflector. */
@@ -20,7 +19,7 @@ export class ReflectorHealth {
   readonly #log: Logger;
   readonly #describe: string;
   /** #series is this reflector's hold on its restart counter series (the last holder removes it). */
-  readonly #series: ReturnType<ReturnType<typeof informerRestartsCounter>['hold']> | undefined;
+  readonly #series: InformerRestartSeries | undefined;
   #lastError: string | undefined = 'not started';
   #failingSince: string | undefined;
   #restarts = 0;
@@ -28,7 +27,7 @@ export class ReflectorHealth {
   constructor(opts: ReflectorHealthOptions) {
     this.#log = opts.log;
     this.#describe = `informer for ${opts.resource} in source ${opts.source}`;
-    this.#series = opts.metrics ? informerRestartsCounter(opts.metrics).hold({ source: opts.source, resource: opts.resource }) : undefined;
+    this.#series = opts.restarts?.hold({ source: opts.source, resource: opts.resource });
   }
 
   /** lastError says why the reflector is not connected right now, or undefined when it is. */

@@ -4,7 +4,6 @@
 // and any other failure is retried with capped exponential backoff (see README.md here).
 
 import type { Logger } from 'pino';
-import type { Registry } from 'prom-client';
 import { isAppError } from '../errors.js';
 import type { GroupVersionResource } from '../apimachinery/gvr.js';
 import { schemaOf } from '../apimachinery/gvr.js';
@@ -15,6 +14,7 @@ import type { BackoffOptions } from './backoff.js';
 import type { DynamicClient } from './dynamic-client.js';
 import { InformerCache } from './informer-cache.js';
 import type { InformerHandler } from './informer-cache.js';
+import type { InformerRestarts } from './informer-metrics.js';
 import { ReflectorHealth } from './reflector-health.js';
 import type { SourceConnection } from './source-connection.js';
 import { clusterOf, resourcePath } from './source-connection.js';
@@ -34,7 +34,8 @@ export interface ReflectorOptions {
   readonly labelSelector?: string;
   readonly log: Logger;
   readonly backoff?: BackoffOptions;
-  readonly metrics?: Registry;
+  /** restarts counts this reflector's restarts in the app's metrics. */
+  readonly restarts?: InformerRestarts;
   /** afterList is a test hook that runs between each list and the watch that follows it. */
   readonly afterList?: () => Promise<void>;
 }
@@ -72,7 +73,7 @@ export class Reflector {
     this.#log = opts.log.child({ source: opts.source.name, resource, cluster: opts.cluster ?? '*' });
     this.#cache = new InformerCache((obj) => clusterOf(opts.source, obj), this.#log);
     this.#backoff = new Backoff(opts.backoff);
-    this.#health = new ReflectorHealth({ source: opts.source.name, resource, log: this.#log, ...(opts.metrics ? { metrics: opts.metrics } : {}) });
+    this.#health = new ReflectorHealth({ source: opts.source.name, resource, log: this.#log, ...(opts.restarts ? { restarts: opts.restarts } : {}) });
   }
 
   /** start begins listing and watching in the background; calling it again does nothing. */

@@ -3,18 +3,19 @@
 // controllers over one resource cost one list and one watch.
 
 import type { Logger } from 'pino';
-import type { Registry } from 'prom-client';
 import type { GroupVersionResource } from '../apimachinery/gvr.js';
 import { schemaOf } from '../apimachinery/gvr.js';
 import type { BackoffOptions } from './backoff.js';
 import { DynamicClient } from './dynamic-client.js';
+import type { InformerRestarts } from './informer-metrics.js';
 import { Reflector } from './reflector.js';
 import type { SourceConnection } from './source-connection.js';
 
 /** SharedInformersOptions are passed on to every reflector created. */
 export interface SharedInformersOptions {
   readonly log: Logger;
-  readonly metrics?: Registry;
+  /** restarts counts the reflectors' restarts in the app's metrics. */
+  readonly restarts?: InformerRestarts;
   readonly backoff?: BackoffOptions;
 }
 
@@ -85,7 +86,7 @@ export class SharedInformers {
       ...(labelSelector ? { labelSelector } : {}),
       log: this.#opts.log,
       ...(this.#opts.backoff ? { backoff: this.#opts.backoff } : {}),
-      ...(this.#opts.metrics ? { metrics: this.#opts.metrics } : {}),
+      ...(this.#opts.restarts ? { restarts: this.#opts.restarts } : {}),
     });
   }
 

@@ -1,19 +1,14 @@
 // One JSON request to a source, with the source's failures turned into AppErrors: a Status
 // answer keeps its reason and message (a 409 from the source stays a 409 with the source's
-// words), and an unreachable source is ServiceUnavailable naming the source.
+// words), an answer that names no reason we know takes the code of its HTTP status from the one
+// error table (a bare 410 is Gone, a bare 409 Conflict), and an unreachable source is
+// ServiceUnavailable naming the source.
 
-import { AppError, ERROR_TABLE } from '../errors.js';
-import type { ErrorCode, ErrorDetails, StatusCause } from '../errors.js';
+import { AppError, codeOfHttpStatus, isErrorCode } from '../errors.js';
+import type { ErrorDetails, StatusCause } from '../errors.js';
 import { isPlainObject } from '../apimachinery/object-meta.js';
 import type { SourceConnection } from './source-connection.js';
 import type { TransportRequest } from './source-transport.js';
-
-/** CODE_BY_HTTP_STATUS is used when a failure carries no reason we know. */
-const CODE_BY_HTTP_STATUS: Readonly<Record<number, ErrorCode>> = {
-  400: 'BadRequest', 401: 'Unauthorized', 403: 'Forbidden', 404: 'NotFound', 405: 'MethodNotAllowed',
-  406: 'NotAcceptable', 409: 'Conflict', 410: 'Expired', 413: 'RequestEntityTooLarge',
-  415: 'UnsupportedMediaType', 422: 'Invalid', 429: 'TooManyRequests', 503: 'ServiceUnavailable', 504: 'Timeout',
-};
 
 /** sourceRequest sends a request to a source and returns its parsed JSON answer, or throws an AppError. */
 export async function sourceRequest(source: SourceConnection, req: TransportRequest): Promise<unknown> {
@@ -48,15 +43,6 @@ export function statusError(source: SourceConnection, httpStatus: number, body: 
   }
   const excerpt = text.length > 200 ? `${text.slice(0, 200)}…` : text;
   return new AppError(codeOfHttpStatus(httpStatus), `source ${source.name} answered HTTP ${httpStatus}: ${excerpt}`);
-}
-
-/** codeOfHttpStatus picks a code for an HTTP status: the usual one for 4xx, InternalError for other 5xx. */
-function codeOfHttpStatus(status: number): ErrorCode {
-  return CODE_BY_HTTP_STATUS[status] ?? (status >= 400 && status < 500 ? 'BadRequest' : 'InternalError');
-}
-
-function isErrorCode(reason: string): reason is ErrorCode {
-  return Object.hasOwn(ERROR_TABLE, reason);
 }
 
 /** detailsOf keeps the Status details fields AppError carries. */

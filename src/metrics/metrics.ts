@@ -1,36 +1,88 @@
-// The metrics of one app instance, in a Registry of its own: two apps in one process (as in
-// tests) must not collide in prom-client's global registry. Process, Node and HTTP metrics keep
-// their conventional names so stock dashboards work; cachegate's own start with `cachegate_`.
+// Every metric of one app instance, created here and only here, once, in a Registry of its own:
+// two apps in one process (as in tests) must not collide, and no module looks a metric up or
+// creates one on first use. The other modules receive the metric objects they record into (or
+// narrow interfaces over them). Process, Node and HTTP metrics keep their conventional names so
+// stock dashboards work; cachegate's own start with `cachegate_`.
 
-import { Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { createControllerMetricFamilies } from './controller-metric-families.js';
+import type { ControllerMetricFamilies } from './controller-metric-families.js';
+import { createInformerRestarts } from './informer-restarts.js';
+import type { InformerRestartsCounter } from './informer-restarts.js';
+import { METRIC_PREFIX, SSE_CLIENTS_METRIC, SUBSCRIPTIONS_GAUGE } from './metric-names.js';
+import { observeCachedObjects, observeOverlay, observeStreamingClients } from './observed-gauges.js';
+import type { CachedObjectCount, ObservedOverlay } from './observed-gauges.js';
+import { createQueueMetricFamilies } from './queue-metric-families.js';
+import type { QueueMetricFamilies } from './queue-metric-families.js';
 
-/** METRIC_PREFIX starts the name of every cachegate metric. */
-export const METRIC_PREFIX = 'cachegate_';
+/** OpenStreamsGauge counts open streams: inc when one opens, dec when it ends. */
+export interface OpenStreamsGauge {
+  inc(): void;
+  dec(): void;
+}
 
-/** Metrics holds the registry and the metrics shared across modules. */
+/** ObservedState is the app state the scrape-time gauges read at each scrape. */
+export interface ObservedState {
+  /** cachedObjects counts the cache's copies per schema and (shard, cluster). */
+  readonly cachedObjects: () => Promise<readonly CachedObjectCount[]>;
+  /** watchClients counts open kube-API watch streams, per API. */
+  readonly watchClients: Readonly<Record<string, () => number>>;
+  /** overlay is the read-your-writes overlay; without it (cache disabled) it has no metrics. */
+  readonly overlay?: ObservedOverlay;
+}
+
+/** Metrics holds the app's registry and every metric something records into. */
 export interface Metrics {
   readonly registry: Registry;
   readonly httpRequestDuration: Histogram<'method' | 'route' | 'status_code'>;
   /** replicationLag: from a source change reaching cachegate to its copy being written. */
   readonly replicationLag: Histogram<'shard'>;
+  /** workqueue: the work queues' metrics, labelled by queue name. */
+  readonly workqueue: QueueMetricFamilies;
+  /** controllers: the reconcile counters, labelled by controller name. */
+  readonly controllers: ControllerMetricFamilies;
+  /** informerRestarts: list/watch restarts, labelled by source and resource, held by the informers running. */
+  readonly informerRestarts: InformerRestartsCounter;
+  /** sseClients: open Server-Sent Events streams of the REST facade. */
+  readonly sseClients: Gauge;
+  /** graphqlSubscriptions: open GraphQL subscriptions. */
+  readonly graphqlSubscriptions: Gauge;
 }
 
-/** createMetrics makes a fresh registry with process metrics, the HTTP histogram and replication lag. */
-export function createMetrics(): Metrics {
+/** createMetrics makes a fresh registry holding every metric of one app, the scrape-time gauges reading observed. */
+export function createMetrics(observed: ObservedState): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
-  const httpRequestDuration = new Histogram({
-    name: 'http_request_duration_seconds',
-    help: 'Duration of HTTP requests, by method, route template and status code.',
-    labelNames: ['method', 'route', 'status_code'] as const,
-    registers: [registry],
-  });
-  const replicationLag = new Histogram({
-    name: `${METRIC_PREFIX}replication_lag_seconds`,
-    help: 'Time from a source object change reaching cachegate to its CachedObject being written or deleted.',
-    labelNames: ['shard'] as const,
-    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-    registers: [registry],
-  });
-  return { registry, httpRequestDuration, replicationLag };
+  observeStreamingClients(registry, observed.watchClients);
+  observeCachedObjects(registry, observed.cachedObjects);
+  if (observed.overlay !== undefined) observeOverlay(registry, observed.overlay);
+  return {
+    registry,
+    httpRequestDuration: new Histogram({
+      name: 'http_request_duration_seconds',
+      help: 'Duration of HTTP requests, by method, route template and status code.',
+      labelNames: ['method', 'route', 'status_code'] as const,
+      registers: [registry],
+    }),
+    replicationLag: new Histogram({
+      name: `${METRIC_PREFIX}replication_lag_seconds`,
+      help: 'Time from a source object change reaching cachegate to its CachedObject being written or deleted.',
+      labelNames: ['shard'] as const,
+      buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers: [registry],
+    }),
+    workqueue: createQueueMetricFamilies(registry),
+    controllers: createControllerMetricFamilies(registry),
+    informerRestarts: createInformerRestarts(registry),
+    sseClients: new Gauge({
+      name: SSE_CLIENTS_METRIC,
+      help: 'Open Server-Sent Events streams of the REST facade (/v1/cachedobjects?watch=true).',
+      registers: [registry],
+    }),
+    graphqlSubscriptions: new Gauge({
+      name: SUBSCRIPTIONS_GAUGE,
+      help: 'Open GraphQL subscriptions (cachedObjectEvents).',
+      registers: [registry],
+    }),
+  };
 }

@@ -11,11 +11,12 @@ import { parseMinResourceVersion } from './min-resource-version.js';
 import type { MinResourceVersion } from './min-resource-version.js';
 import type { ReplicationProgress } from './replication-progress.js';
 
-/** ReadWaiterOptions: timeoutMs bounds each wait; pollMs is the polling period. */
+/** ReadWaiterOptions: timeoutMs bounds each wait; pollMs is the polling period; now is a monotonic clock in ms (tests pass a fake one). */
 export interface ReadWaiterOptions {
   readonly progress: ReplicationProgress;
   readonly timeoutMs: number;
   readonly pollMs?: number;
+  readonly now?: () => number;
 }
 
 /** MAX_MIN_RESOURCE_VERSIONS caps how many values one read may list. */
@@ -27,11 +28,13 @@ export class ReadWaiter {
   readonly #progress: ReplicationProgress;
   readonly #timeoutMs: number;
   readonly #pollMs: number;
+  readonly #now: () => number;
 
   constructor(opts: ReadWaiterOptions) {
     this.#progress = opts.progress;
     this.#timeoutMs = opts.timeoutMs;
     this.#pollMs = opts.pollMs ?? DEFAULT_POLL_MS;
+    this.#now = opts.now ?? (() => performance.now());
   }
 
   /**
@@ -47,9 +50,9 @@ export class ReadWaiter {
     const pending = (): MinResourceVersion | undefined => wanted.find((w) => !this.#progress.hasReplicated(w));
     let missing = pending();
     if (missing === undefined) return;
-    const deadline = performance.now() + this.#timeoutMs;
-    while (performance.now() < deadline) {
-      await sleep(Math.min(this.#pollMs, Math.max(0, deadline - performance.now())));
+    const deadline = this.#now() + this.#timeoutMs;
+    while (this.#now() < deadline) {
+      await sleep(Math.min(this.#pollMs, Math.max(0, deadline - this.#now())));
       missing = pending();
       if (missing === undefined) return;
     }

@@ -107,7 +107,7 @@ describe('kubectl against the embedded source', () => {
     let out = '';
     watcher.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()));
     try {
-      await eventually(() => expect(out).toMatch(/ADDED\s+web-server-1/), 10_000);
+      await eventually(() => expect(out).toMatch(/ADDED\s+web-server-1/));
       await kubectl.ok(['apply', '-f', '-'], instance('watched-1', { env: 'dev' }, 'small'));
       await kubectl.ok(['patch', 'instance', 'watched-1', '--type', 'merge', '-p', '{"spec":{"size":"big"}}']);
       await kubectl.ok(['delete', 'instance', 'watched-1']);
@@ -115,7 +115,7 @@ describe('kubectl against the embedded source', () => {
         expect(out).toMatch(/ADDED\s+watched-1/);
         expect(out).toMatch(/MODIFIED\s+watched-1/);
         expect(out).toMatch(/DELETED\s+watched-1/);
-      }, 10_000);
+      });
     } finally {
       watcher.kill();
     }

@@ -8,10 +8,11 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp } from '../helpers/test-app.js';
 import type { TestApp } from '../helpers/test-app.js';
-import { request } from '../helpers/kube-http.js';
+import { DEADLINE_MS, request } from '../helpers/kube-http.js';
 
 const PYTHON = '/usr/bin/python3';
 const SCRIPT = fileURLToPath(new URL('./python/watch_configmaps.py', import.meta.url));
+const SCRIPT_DEADLINE_MS = 3 * DEADLINE_MS;
 
 /** Run is a finished script run. */
 interface Run {
@@ -22,11 +23,12 @@ interface Run {
 
 /**
  * runScript runs the script, handing each JSON line of its stdout to onLine as it arrives, and
- * resolves when it exits. It is killed after 25 s so a hung client fails the test instead of it.
+ * resolves when it exits. It is killed after SCRIPT_DEADLINE_MS so a hung client fails the test
+ * instead of timing it out (its watch asks the server to end after 60 s).
  */
 function runScript(args: readonly string[], onLine: (line: Record<string, unknown>) => void | Promise<void> = () => undefined): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(PYTHON, [SCRIPT, ...args], { stdio: ['ignore', 'pipe', 'pipe'], timeout: 25_000 });
+    const child = spawn(PYTHON, [SCRIPT, ...args], { stdio: ['ignore', 'pipe', 'pipe'], timeout: SCRIPT_DEADLINE_MS });
     const lines: Array<Record<string, unknown>> = [];
     let stderr = '';
     const handlers: Array<Promise<void>> = [];

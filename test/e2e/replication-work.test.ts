@@ -2,7 +2,7 @@
 // comes back through its cache watch, and must not cost a second reconcile of the same key.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { crd, eventually, request } from '../helpers/kube-http.js';
+import { DEADLINE_MS, crd, eventually, request } from '../helpers/kube-http.js';
 import { CCRS, cachedObjects, ccr } from '../helpers/replication.js';
 import { startTestApp } from '../helpers/test-app.js';
 import type { TestApp } from '../helpers/test-app.js';
@@ -33,7 +33,7 @@ describe('replication work', () => {
     expect((await request('POST', `${root}/apis/apiextensions.k8s.io/v1/customresourcedefinitions`, crd({ group: GVR.group, plural: GVR.resource, kind: 'Gadget', versions: [GVR.version] }))).status).toBe(201);
     for (let i = 0; i < N; i++) expect((await request('POST', `${root}/apis/${GVR.group}/${GVR.version}/${GVR.resource}`, { metadata: { name: `g-${i}` } })).status).toBe(201);
     expect((await request('POST', `${root}${CCRS}`, ccr('gadgets', GVR))).status).toBe(201);
-    await eventually(async () => expect(await cachedObjects(app.url, '', 'embedded', 'root')).toHaveLength(N), 15_000);
+    await eventually(async () => expect(await cachedObjects(app.url, '', 'embedded', 'root')).toHaveLength(N));
     // Settled: the count stops moving.
     let settled = -1;
     await eventually(async () => {
@@ -41,7 +41,7 @@ describe('replication work', () => {
       const before = settled;
       settled = now;
       expect(now).toBe(before);
-    }, 15_000, 500);
+    }, DEADLINE_MS, 500);
     expect(settled).toBeGreaterThanOrEqual(N);
     // Each key once, plus a little slack for a source event racing its own reconcile; twice as
     // many would mean every own copy write was reconciled again.

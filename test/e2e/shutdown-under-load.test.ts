@@ -7,7 +7,7 @@
 
 import { Agent, request } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { eventually } from '../helpers/kube-http.js';
+import { DEADLINE_MS, eventually } from '../helpers/kube-http.js';
 import { freePort, startProcess, waitReady } from '../helpers/process.js';
 
 const KEEP_ALIVE_CLIENTS = 4;
@@ -55,7 +55,7 @@ describe('SIGTERM under steady load', () => {
     const base = `http://127.0.0.1:${port}`;
     const agents: Agent[] = [];
     try {
-      await waitReady(base, 30_000);
+      await waitReady(base);
       const url = `${base}/clusters/root/api/v1/namespaces`;
       let exited = false;
       const outcomes: Outcome[] = [];
@@ -65,7 +65,7 @@ describe('SIGTERM under steady load', () => {
         agents.push(agent);
         clients.push(client(url, agent, () => exited, outcomes));
       }
-      await eventually(() => expect(outcomes.length).toBeGreaterThan(100), 20_000);
+      await eventually(() => expect(outcomes.length).toBeGreaterThan(100));
 
       process.kill(await eventually(() => proc.serverPid()), 'SIGTERM');
       const code = await proc.exited;
@@ -81,5 +81,5 @@ describe('SIGTERM under steady load', () => {
       proc.killAll();
       await proc.exited;
     }
-  }, 90_000);
+  }, 5 * DEADLINE_MS);
 });

@@ -2,10 +2,12 @@
 // 5xx can be printed with the server's own account of it, seeded with a CRD, instances, a
 // ConfigMap and a ClusterCachedResource that replicates the instances into the cache.
 
+import type { Socket } from 'node:net';
 import { Writable } from 'node:stream';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import pino from 'pino';
+import { expect } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import type { App } from '../../src/app.js';
 import { crd, eventually, request } from '../helpers/kube-http.js';
@@ -21,6 +23,8 @@ export interface FuzzApp {
   readonly url: string;
   readonly port: number;
   readonly errorLogs: string[];
+  /** openFrom counts the server's connections still open from these client ports. */
+  openFrom(clientPorts: ReadonlySet<number>): number;
   stop(): Promise<void>;
 }
 
@@ -35,7 +39,13 @@ export async function startFuzzApp(fields: Record<string, unknown> = {}): Promis
   });
   const app = await buildApp(testConfig(fields), { logger: pino({ level: 'error' }, sink) });
   const url = await app.start();
-  return { app, url, port: Number(new URL(url).port), errorLogs, stop: () => app.stop() };
+  const open = new Set<Socket>();
+  app.fastify.server.on('connection', (socket: Socket) => {
+    open.add(socket);
+    socket.once('close', () => open.delete(socket));
+  });
+  const openFrom = (clientPorts: ReadonlySet<number>): number => [...open].filter((s) => clientPorts.has(s.remotePort ?? -1)).length;
+  return { app, url, port: Number(new URL(url).port), errorLogs, openFrom, stop: () => app.stop() };
 }
 
 /** seed creates the objects the generated requests aim at, with the given headers (auth). */
@@ -54,7 +64,7 @@ export async function seed(target: FuzzApp, headers: Record<string, string> = {}
   await eventually(async () => {
     const list = await target.app.read.listCachedObjects({ schema: SEED.schema }, {});
     if (list.items.length !== SEED.names.length) throw new Error(`${list.items.length} copies so far`);
-  }, 15_000);
+  });
 }
 
 /** Offender is a request answered with a 5xx, or not answered at all. */
@@ -63,28 +73,31 @@ export interface Offender {
   readonly response: FuzzResponse;
 }
 
-/** FireResult is the offenders of a batch and how many answers each status got. */
+/** FireResult is the offenders of a batch, how many answers each status got, and the client ports it used. */
 export interface FireResult {
   readonly offenders: Offender[];
   readonly statuses: Record<string, number>;
+  readonly clientPorts: ReadonlySet<number>;
 }
 
 /** fire sends the requests with bounded concurrency; offenders are the ones answered ≥ 500 or never. */
 export async function fire(port: number, requests: readonly FuzzRequest[], concurrency = 12): Promise<FireResult> {
   const offenders: Offender[] = [];
   const statuses: Record<string, number> = {};
+  const clientPorts = new Set<number>();
   let next = 0;
   const worker = async (): Promise<void> => {
     for (let i = next++; i < requests.length; i = next++) {
       const req = requests[i];
       if (req === undefined) continue;
       const response = await send(port, req);
+      if (response.localPort !== undefined) clientPorts.add(response.localPort);
       statuses[response.status] = (statuses[response.status] ?? 0) + 1;
       if ((response.status >= 500 && !isContractTimeout(req, response)) || response.hung) offenders.push({ request: describeRequest(req), response });
     }
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
-  return { offenders, statuses };
+  return { offenders, statuses, clientPorts };
 }
 
 // A read whose minResourceVersion the cache has not reached within the bound is 504 with
@@ -107,9 +120,12 @@ export function collectGarbage(): void {
   gc();
 }
 
-/** settledHeapBytes is heapUsed after the server's connections have gone and a full GC. */
-export async function settledHeapBytes(): Promise<number> {
-  await new Promise((resolve) => setTimeout(resolve, 500));
+/**
+ * settledHeapBytes is heapUsed after a full GC, once the server has closed every connection of a
+ * batch of requests, so no request of it still being handled holds memory.
+ */
+export async function settledHeapBytes(target: FuzzApp, batch: FireResult): Promise<number> {
+  await eventually(() => expect(target.openFrom(batch.clientPorts)).toBe(0));
   collectGarbage();
   return process.memoryUsage().heapUsed;
 }

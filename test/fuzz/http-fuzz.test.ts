@@ -3,17 +3,19 @@
 //   case 1: no request gets a 5xx or goes unanswered, the process still answers /livez, and the
 //           heap returns near its baseline once the requests are done;
 //   case 2: with auth on, random and garbage Authorization headers never get a 5xx.
-// FUZZ_REQUESTS raises the count (default 3000), FUZZ_SEED replays a run (the seed is printed).
+// FUZZ_REQUESTS raises the count (default 3000); FUZZ_SEED replays a run (the run's seed is
+// printed at its start, see test/helpers/run-seeds.ts).
 
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runSeeds } from '../helpers/run-seeds.js';
 import { collectGarbage, fire, livez, report, seed, settledHeapBytes, startFuzzApp } from './fuzz-app.js';
 import type { FuzzApp } from './fuzz-app.js';
 import { fuzzRequest } from './fuzz-routes.js';
 import type { FuzzRequest } from './raw-client.js';
 
 const REQUESTS = Number(process.env.FUZZ_REQUESTS ?? 3000);
-const SEED_VALUE = Number(process.env.FUZZ_SEED ?? Date.now() % 2 ** 31);
+const SEED_VALUE = runSeeds().fuzz;
 // Generous: a leak of a few KiB per request over thousands of requests still shows.
 const HEAP_SLACK_BYTES = 48 * 1024 * 1024;
 
@@ -27,20 +29,21 @@ describe('HTTP fuzz', () => {
   beforeAll(async () => {
     target = await startFuzzApp();
     await seed(target);
-  }, 30_000);
+  });
   afterAll(async () => target?.stop());
 
   it(`case 1: ${REQUESTS} random requests over every route: no 5xx, alive, heap back to baseline`, async () => {
     // Warm-up: lazily built schemas, JIT and pools are not leaks.
-    await fire(target.port, draw(fuzzRequest, 300, SEED_VALUE + 1));
-    const baseline = await settledHeapBytes();
-    const { offenders, statuses } = await fire(target.port, draw(fuzzRequest, REQUESTS, SEED_VALUE));
-    console.log(`fuzz seed ${SEED_VALUE}: ${REQUESTS} requests, answers by status ${JSON.stringify(statuses)}`);
+    const warmUp = await fire(target.port, draw(fuzzRequest, 300, SEED_VALUE + 1));
+    const baseline = await settledHeapBytes(target, warmUp);
+    const batch = await fire(target.port, draw(fuzzRequest, REQUESTS, SEED_VALUE));
+    const { offenders, statuses } = batch;
+    console.log(`fuzz: ${REQUESTS} requests, answers by status ${JSON.stringify(statuses)}`);
     expect(offenders, report(offenders, target.errorLogs, SEED_VALUE)).toEqual([]);
     expect(await livez(target.url)).toBe(200);
-    const after = await settledHeapBytes();
+    const after = await settledHeapBytes(target, batch);
     expect(after - baseline, `heap ${baseline} → ${after} bytes`).toBeLessThan(HEAP_SLACK_BYTES);
-  }, 120_000);
+  });
 });
 
 const TOKEN = 'fuzz-admin-token-0123456789abcdef';
@@ -58,15 +61,15 @@ describe('HTTP fuzz with auth on', () => {
   beforeAll(async () => {
     target = await startFuzzApp({ auth: { tokens: [{ token: TOKEN, user: 'fuzz' }] } });
     await seed(target, { authorization: `Bearer ${TOKEN}` });
-  }, 30_000);
+  });
   afterAll(async () => target?.stop());
 
   it('case 2: random Authorization headers never get a 5xx', async () => {
     const withAuth = fc.tuple(fuzzRequest, authorization).map(([req, auth]) => (req.raw ? req : { ...req, headers: { ...req.headers, authorization: auth } }));
     const { offenders, statuses } = await fire(target.port, draw(withAuth, Math.ceil(REQUESTS / 3), SEED_VALUE));
-    console.log(`fuzz (auth) seed ${SEED_VALUE}: answers by status ${JSON.stringify(statuses)}`);
+    console.log(`fuzz (auth): answers by status ${JSON.stringify(statuses)}`);
     expect(offenders, report(offenders, target.errorLogs, SEED_VALUE)).toEqual([]);
     expect(await livez(target.url)).toBe(200);
     collectGarbage();
-  }, 120_000);
+  });
 });

@@ -4,6 +4,7 @@
 // the next. Streaming answers (watches, SSE) are cut once the status line and a little body are in.
 
 import { connect } from 'node:net';
+import { DEADLINE_MS } from '../helpers/kube-http.js';
 
 /** FuzzRequest is one request: either structured parts, or the raw bytes of a whole request. */
 export interface FuzzRequest {
@@ -20,8 +21,10 @@ export interface FuzzResponse {
   readonly status: number;
   readonly head: string;
   readonly body: string;
-  /** hung is true when no status line arrived within the timeout. */
+  /** hung is true when no status line arrived within the deadline. */
   readonly hung: boolean;
+  /** localPort is the client's port of the connection (undefined if it never connected). */
+  readonly localPort: number | undefined;
 }
 
 const BODY_SAMPLE_BYTES = 4096;
@@ -38,19 +41,21 @@ export function encodeRequest(request: FuzzRequest): Buffer {
 }
 
 /** send delivers one request and reads the answer; it never rejects. */
-export function send(port: number, request: FuzzRequest, timeoutMs = 10_000): Promise<FuzzResponse> {
+export function send(port: number, request: FuzzRequest, timeoutMs = DEADLINE_MS): Promise<FuzzResponse> {
   return new Promise((resolve) => {
     const socket = connect({ host: '127.0.0.1', port });
     const chunks: Buffer[] = [];
     let size = 0;
     let settled = false;
+    let localPort: number | undefined;
+    socket.once('connect', () => (localPort = socket.localPort));
     const finish = (hung: boolean): void => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       clearTimeout(linger);
       socket.destroy();
-      resolve(parse(Buffer.concat(chunks).toString('utf8'), hung));
+      resolve({ ...parse(Buffer.concat(chunks).toString('utf8'), hung), localPort });
     };
     const timer = setTimeout(() => finish(!headComplete(chunks)), timeoutMs);
     // Once the head is in, a streaming body gets a moment, then the connection is cut.
@@ -75,7 +80,7 @@ function headComplete(chunks: readonly Buffer[]): boolean {
   return Buffer.concat(chunks).includes('\r\n\r\n');
 }
 
-function parse(text: string, hung: boolean): FuzzResponse {
+function parse(text: string, hung: boolean): Omit<FuzzResponse, 'localPort'> {
   const match = /^HTTP\/1\.[01] (\d{3})/.exec(text);
   const split = text.indexOf('\r\n\r\n');
   return {

@@ -28,8 +28,14 @@ export async function request(
   return { status: res.status, headers: res.headers, body: parsed };
 }
 
-/** eventually polls an assertion until it passes or the time runs out. */
-export async function eventually<T>(check: () => T | Promise<T>, timeoutMs = 5000, intervalMs = 25): Promise<T> {
+/**
+ * DEADLINE_MS is how long a test waits for an event or a condition before it fails: generous for
+ * a loaded two-core machine, since a deadline costs time only when something is broken.
+ */
+export const DEADLINE_MS = 30_000;
+
+/** eventually polls an assertion until it passes or the deadline passes (then it throws the last failure). */
+export async function eventually<T>(check: () => T | Promise<T>, timeoutMs = DEADLINE_MS, intervalMs = 25): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {
@@ -63,7 +69,7 @@ export function crd(opts: { group: string; plural: string; kind: string; scope?:
 
 /** readWatchLines reads NDJSON watch events from a streaming response until `count` arrive or time runs out. */
 export async function readWatchLines(
-  res: Response, count: number, timeoutMs = 5000,
+  res: Response, count: number, timeoutMs = DEADLINE_MS,
   until?: (event: { type: string; object: Record<string, unknown> }) => boolean,
 ): Promise<Array<{ type: string; object: Record<string, unknown> }>> {
   const events: Array<{ type: string; object: Record<string, unknown> }> = [];

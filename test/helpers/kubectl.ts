@@ -6,6 +6,7 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DEADLINE_MS } from './kube-http.js';
 
 /** KubectlResult is what one kubectl run printed. */
 export interface KubectlResult {
@@ -27,7 +28,7 @@ export function kubectlFor(server: string): Kubectl {
   const env = { ...process.env, HOME: mkdtempSync(join(tmpdir(), 'kubectl-home-')), KUBECONFIG: '/dev/null' };
   const fullArgs = (args: readonly string[]): string[] => ['--server', server, ...args];
   const run = (args: readonly string[], stdin?: string): Promise<KubectlResult> => new Promise((resolve, reject) => {
-    const child = execFile('kubectl', fullArgs(args), { env, timeout: 30_000 }, (err, stdout, stderr) => {
+    const child = execFile('kubectl', fullArgs(args), { env, timeout: 2 * DEADLINE_MS }, (err, stdout, stderr) => {
       if (err && (err as NodeJS.ErrnoException).code === 'ENOENT') {
         reject(new Error('kubectl is not installed on this machine; the kubectl tests need it'));
         return;

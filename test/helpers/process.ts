@@ -3,6 +3,7 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
+import { DEADLINE_MS } from './kube-http.js';
 
 /** freePort asks the OS for a loopback port that is free right now. */
 export function freePort(): Promise<number> {
@@ -62,8 +63,8 @@ export function startProcess(args: readonly string[], env: Record<string, string
   };
 }
 
-/** waitReady polls /readyz until it answers 200. */
-export async function waitReady(base: string, timeoutMs = 15_000): Promise<void> {
+/** waitReady polls /readyz until it answers 200; `npm start` compiles on the fly, so a loaded machine gets twice the usual deadline. */
+export async function waitReady(base: string, timeoutMs = 2 * DEADLINE_MS): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {

@@ -3,13 +3,17 @@
 // grammar Kubernetes documents, not from the code under test, so a property can disagree with it.
 
 import fc from 'fast-check';
+import { runSeeds } from '../helpers/run-seeds.js';
 
 /** PROPERTY_RUNS bounds every property so the folder stays well under 30 s; FC_RUNS raises it. */
 export const PROPERTY_RUNS = Number(process.env.FC_RUNS ?? 300);
 
-/** fcOptions are the assertion options of every property: bounded runs, the seed printed on failure. */
+/**
+ * fcOptions are the assertion options of every property: bounded runs, and the run's seed (FC_SEED
+ * or a random one, printed at the start of the run), which fast-check also names on a failure.
+ */
 export function fcOptions(runs = PROPERTY_RUNS): fc.Parameters<unknown> {
-  return { numRuns: runs, seed: process.env.FC_SEED === undefined ? undefined : Number(process.env.FC_SEED) };
+  return { numRuns: runs, seed: runSeeds().property };
 }
 
 const LOWER = 'abcdefghijklmnopqrstuvwxyz0123456789';

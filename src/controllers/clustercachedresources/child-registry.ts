@@ -39,13 +39,26 @@ export class ChildRegistry {
     return child;
   }
 
-  /** remove stops a CCR's child, and with purge deletes its copies. */
+  /**
+   * remove stops a CCR's child, and with purge deletes its copies, unless another running child
+   * replicates the same resource in the same place: the copies are then that child's (a CCR that
+   * vanished while a new one for its resource started, e.g. after its source restarted), and it
+   * deletes any it does not select itself.
+   */
   async remove(key: string, opts: { purge: boolean }): Promise<void> {
     const running = this.#running.get(key);
     if (!running) return;
     this.#running.delete(key);
     await running.child.stop();
-    if (opts.purge) await this.#purger.purge(running.spec.shard, running.spec.cluster, running.spec.gvr);
+    const { shard, cluster, gvr } = running.spec;
+    if (opts.purge && !this.#replicatedElsewhere(running.spec)) await this.#purger.purge(shard, cluster, gvr);
+  }
+
+  #replicatedElsewhere(spec: ReplicationSpec): boolean {
+    for (const { spec: other } of this.#running.values()) {
+      if (other.shard === spec.shard && other.cluster === spec.cluster && schemaOf(other.gvr) === schemaOf(spec.gvr)) return true;
+    }
+    return false;
   }
 
   /** children lists the running children (for readiness). */

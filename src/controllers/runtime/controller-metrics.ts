@@ -1,11 +1,8 @@
-// Reconcile counters under controller-runtime's names, labelled by controller, so one app
-// registry serves all the app's controllers. A controller's series go with it (removeSeries):
-// controllers come and go with ClusterCachedResources.
+// What a controller reports about its reconciles, recorded into the app's reconcile counters
+// (created with every other metric in src/metrics), labelled by controller. A controller's series
+// go with it (removeSeries): controllers come and go with ClusterCachedResources.
 
-import { Counter } from 'prom-client';
-import type { Registry } from 'prom-client';
-import { METRIC_PREFIX } from '../../metrics/metrics.js';
-import { registeredMetric } from './registered-metric.js';
+import type { ControllerMetricFamilies } from '../../metrics/controller-metric-families.js';
 
 /** RECONCILE_RESULTS are the values of the result label. */
 export const RECONCILE_RESULTS = ['success', 'error', 'requeue_after'] as const;
@@ -21,33 +18,16 @@ export interface ControllerMetrics {
   removeSeries(controller: string): void;
 }
 
-/** createControllerMetrics registers (or reuses) the controller metrics in registry. */
-export function createControllerMetrics(registry: Registry): ControllerMetrics {
-  const totalName = `${METRIC_PREFIX}controller_reconcile_total`;
-  const errorsName = `${METRIC_PREFIX}controller_reconcile_errors_total`;
-  const total = registeredMetric(registry, totalName, Counter, () =>
-    new Counter({
-      name: totalName,
-      help: 'Total number of reconciliations per controller, by result.',
-      labelNames: ['controller', 'result'] as const,
-      registers: [registry],
-    }),
-  );
-  const errors = registeredMetric(registry, errorsName, Counter, () =>
-    new Counter({
-      name: errorsName,
-      help: 'Total number of reconciliation errors per controller.',
-      labelNames: ['controller'] as const,
-      registers: [registry],
-    }),
-  );
+/** controllerMetricsOf records into families; every controller of the app may share it. */
+export function controllerMetricsOf(families: ControllerMetricFamilies): ControllerMetrics {
+  const { reconciles, errors } = families;
   return {
     reconciled(controller, result) {
-      total.inc({ controller, result });
+      reconciles.inc({ controller, result });
       if (result === 'error') errors.inc({ controller });
     },
     removeSeries(controller) {
-      for (const result of RECONCILE_RESULTS) total.remove({ controller, result });
+      for (const result of RECONCILE_RESULTS) reconciles.remove({ controller, result });
       errors.remove({ controller });
     },
   };

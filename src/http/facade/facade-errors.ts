@@ -1,10 +1,11 @@
-// How the REST facade answers failures: always a Kubernetes Status with the HTTP code of its
-// reason (from the one error table), whatever was thrown. Request validation failures (the
-// OpenAPI document's parameter schemas) are 400 BadRequest with one cause per bad field.
+// How the REST facade answers failures: as every route does (sendError: a Kubernetes Status with
+// the HTTP code of its reason, from the one error table), after one step of its own: request
+// validation failures (the OpenAPI document's parameter schemas) become 400 BadRequest with one
+// cause per bad field.
 
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { statusOf } from '../../apimachinery/status.js';
-import { AppError, toAppError } from '../../errors.js';
+import { sendError } from '../../apimachinery/status.js';
+import { AppError } from '../../errors.js';
 import type { StatusCause } from '../../errors.js';
 
 interface ValidationIssue {
@@ -14,11 +15,8 @@ interface ValidationIssue {
 }
 
 /** sendFacadeError is the facade's error handler: it answers any error as a Status. */
-export async function sendFacadeError(error: unknown, req: FastifyRequest, reply: FastifyReply): Promise<void> {
-  const appError = toAppError(fromValidation(error) ?? error);
-  if (appError.httpStatus >= 500) req.log.error({ err: error }, 'request failed');
-  if (appError.details.retryAfterSeconds !== undefined) reply.header('retry-after', String(appError.details.retryAfterSeconds));
-  await reply.code(appError.httpStatus).type('application/json; charset=utf-8').send(statusOf(appError));
+export function sendFacadeError(error: unknown, req: FastifyRequest, reply: FastifyReply): FastifyReply {
+  return sendError(fromValidation(error) ?? error, req, reply);
 }
 
 // Fastify's validation errors carry the failing keywords; they become causes naming the field.

@@ -3,9 +3,8 @@
 // Kubernetes Status. Open Server-Sent Events streams end when the app closes.
 
 import type { FastifyInstance } from 'fastify';
-import type { Registry } from 'prom-client';
-import { AppError } from '../../errors.js';
 import { principalOf } from '../../auth/request-principal.js';
+import type { OpenStreamsGauge } from '../../metrics/metrics.js';
 import { scopeReadModel } from '../../auth/scoped-read-model.js';
 import { scopeWriteService } from '../../auth/scoped-write-service.js';
 import type { ReadModel } from '../../read/read-model.js';
@@ -27,8 +26,8 @@ export interface FacadeOptions {
   readonly write?: WriteService;
   /** bodyLimit is the largest request body of a write, in bytes (default fastify's 1 MiB). */
   readonly bodyLimit?: number;
-  /** registry receives the `cachegate_sse_clients` gauge (reused when already registered). */
-  readonly registry?: Registry;
+  /** sseClients counts the open event streams (the app's `cachegate_sse_clients` gauge). */
+  readonly sseClients?: OpenStreamsGauge;
   /** openApiPath overrides the location of openapi/openapi.yaml. */
   readonly openApiPath?: string;
   /** sseKeepAliveMs: interval of `: keep-alive` comments on event streams (default 15 s). */
@@ -47,17 +46,15 @@ export async function facadePlugin(app: FastifyInstance, opts: FacadeOptions): P
     ...(opts.write ? { write: opts.write } : {}),
     document,
     json: new JsonText(),
-    streams: new SseStreams(opts.registry),
+    streams: new SseStreams(opts.sseClients),
     sseLimits: { keepAliveMs: opts.sseKeepAliveMs ?? 15_000, maxBufferedBytes: opts.sseMaxBufferedBytes ?? 8 * 1024 * 1024 },
     readOf: (req) => scopeReadModel(opts.read, principalOf(req)),
     writeOf: (req) => (opts.write === undefined ? undefined : scopeWriteService(opts.write, principalOf(req))),
   };
   app.addHook('preClose', async () => ctx.streams.closeAll());
   await app.register(async (api) => {
+    // A path under /v1 that no route serves is answered by the app's not-found handler (404, or 405).
     api.setErrorHandler(sendFacadeError);
-    api.setNotFoundHandler(async (req, reply) => {
-      await sendFacadeError(new AppError('NotFound', `the server could not find the requested resource (${req.method} ${req.url.split('?')[0] ?? ''})`), req, reply);
-    });
     objectRoutes(api, ctx, API_PREFIX);
     listRoutes(api, ctx, API_PREFIX);
     writeRoutes(api, ctx, API_PREFIX, opts.bodyLimit);

@@ -3,7 +3,7 @@
 // same CRD and a ClusterCachedResource exist in `root` and in `team-b`, each with one instance,
 // replicated into the cache, so every API has something to show or to hide.
 
-import { crd, eventually, request } from '../../helpers/kube-http.js';
+import { DEADLINE_MS, crd, eventually, request } from '../../helpers/kube-http.js';
 import type { JsonResponse } from '../../helpers/kube-http.js';
 import { CCRS, ccr } from '../../helpers/replication.js';
 import { startTestApp } from '../../helpers/test-app.js';
@@ -36,12 +36,12 @@ export async function call(method: string, url: string, token?: string, body?: u
   return request(method, url, body, contentType, token === undefined ? {} : { authorization: `Bearer ${token}` });
 }
 
-/** readUntil reads a streaming response until its text contains marker (or 10 s pass). */
+/** readUntil reads a streaming response until its text contains marker (or the deadline passes). */
 export async function readUntil(res: Response, marker: string): Promise<string> {
   const reader = res.body!.getReader();
   const decoder = new TextDecoder();
   let text = '';
-  const timer = setTimeout(() => void reader.cancel(), 10_000);
+  const timer = setTimeout(() => void reader.cancel(), DEADLINE_MS);
   try {
     while (!text.includes(marker)) {
       const { done, value } = await reader.read();
@@ -72,7 +72,7 @@ export async function startAuthApp(extra: Record<string, unknown> = {}): Promise
   await eventually(async () => {
     const list = await app.app.read.listCachedObjects({ schema: SCHEMA }, {});
     if (list.items.length !== CLUSTERS.length) throw new Error(`${list.items.length} copies so far`);
-  }, 15_000);
+  });
   return app;
 }
 

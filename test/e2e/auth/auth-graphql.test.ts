@@ -19,6 +19,9 @@ const CREATE = (cluster: string, name: string) =>
 describe('GraphQL with auth on', () => {
   let app: TestApp;
   const gql = (query: string, token?: string) => call('POST', `${app.url}/graphql`, token, { query });
+  /** openSubscriptions reads the gauge of open subscriptions: one is counted once it will receive events. */
+  const openSubscriptions = async (): Promise<number> =>
+    Number(/^cachegate_graphql_subscriptions (\S+)$/m.exec(String((await call('GET', `${app.url}/metrics`, TOKENS.admin)).body))?.[1]);
   const ws = (connectionParams?: Record<string, unknown>, headers?: Record<string, string>): Client => createClient({
     url: `${app.url.replace(/^http/, 'ws')}/graphql`, retryAttempts: 0, lazy: true,
     ...(connectionParams ? { connectionParams } : {}),
@@ -31,7 +34,7 @@ describe('GraphQL with auth on', () => {
 
   beforeAll(async () => {
     app = await startAuthApp();
-  }, 30_000);
+  });
   afterAll(async () => app?.stop());
 
   it.each([
@@ -73,15 +76,16 @@ describe('GraphQL with auth on', () => {
     const client = ws({ authorization: `Bearer ${TOKENS.rootOnly}` });
     try {
       const events = record(client, `subscription { cachedObjectEvents(filter: {schema: "${SCHEMA}"}) { type object { cluster metadata { name } } } }`);
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await eventually(async () => expect(await openSubscriptions()).toBe(1));
       for (const cluster of ['team-b', 'root']) {
         expect((await call('POST', instancesUrl(app, cluster), TOKENS.admin, { metadata: { name: `sub-${cluster}` } })).status).toBe(201);
       }
-      await eventually(() => expect(events.results.map((r) => (r.data?.['cachedObjectEvents'] as { object: { cluster: string } }).object.cluster)).toContain('root'), 10_000);
+      await eventually(() => expect(events.results.map((r) => (r.data?.['cachedObjectEvents'] as { object: { cluster: string } }).object.cluster)).toContain('root'));
       const clusters = events.results.map((r) => (r.data?.['cachedObjectEvents'] as { object: { cluster: string } }).object.cluster);
       expect(new Set(clusters)).toEqual(new Set(['root']));
       expect(events.errors).toBeUndefined();
       events.dispose();
+      await eventually(async () => expect(await openSubscriptions()).toBe(0));
     } finally {
       await client.dispose();
     }
@@ -91,9 +95,9 @@ describe('GraphQL with auth on', () => {
     const client = ws(undefined, { authorization: `Bearer ${TOKENS.admin}` });
     try {
       const events = record(client, `subscription { cachedObjectEvents(filter: {schema: "${SCHEMA}", cluster: "team-b"}) { type } }`);
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await eventually(async () => expect(await openSubscriptions()).toBe(1));
       expect((await call('POST', instancesUrl(app, 'team-b'), TOKENS.admin, { metadata: { name: 'sub-header' } })).status).toBe(201);
-      await eventually(() => expect(events.results.length).toBeGreaterThan(0), 10_000);
+      await eventually(() => expect(events.results.length).toBeGreaterThan(0));
       expect(events.errors).toBeUndefined();
       events.dispose();
     } finally {

@@ -12,7 +12,7 @@ describe('REST facade with auth on', () => {
   let app: TestApp;
   beforeAll(async () => {
     app = await startAuthApp();
-  }, 30_000);
+  });
   afterAll(async () => app?.stop());
 
   const clustersOf = (items: Array<{ metadata: { annotations?: Record<string, string> } }>): string[] =>

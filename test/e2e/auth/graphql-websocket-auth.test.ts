@@ -11,7 +11,7 @@ import { request as httpRequest } from 'node:http';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually } from '../../helpers/kube-http.js';
+import { DEADLINE_MS, eventually } from '../../helpers/kube-http.js';
 import { startTestApp } from '../../helpers/test-app.js';
 import type { TestApp } from '../../helpers/test-app.js';
 import { record } from '../graphql/graphql-http.js';
@@ -55,7 +55,7 @@ describe('GraphQL WebSocket and Upgrade-header authentication', () => {
   beforeAll(async () => {
     app = await startAuthApp({ graphql: { websocket: { initTimeoutMs: INIT_TIMEOUT_MS } } });
     limited = await startTestApp({ auth: { ...AUTH_CONFIG, rateLimit: { requestsPerSecond: 1, burst: 3 } } });
-  }, 30_000);
+  });
   afterAll(async () => {
     await app?.stop();
     await limited?.stop();
@@ -66,7 +66,7 @@ describe('GraphQL WebSocket and Upgrade-header authentication', () => {
     await within(session.opened);
     session.send({ type: 'connection_init', payload: {} });
     session.send({ id: '1', type: 'subscribe', payload: { query: HUGE_INVALID } });
-    expect(await within(session.closed, 15_000, 'the close')).toMatchObject({ code: 4403 });
+    expect(await within(session.closed, DEADLINE_MS, 'the close')).toMatchObject({ code: 4403 });
     expect(session.messages).toEqual([]); // no ack, and no parse error for the document
   });
 
@@ -95,7 +95,7 @@ describe('GraphQL WebSocket and Upgrade-header authentication', () => {
     const session = rawSession(app.url);
     await within(session.opened);
     session.send({ type: 'connection_init', payload: { authorization: `Bearer ${TOKENS.admin}` } });
-    await eventually(() => expect(session.messages.map((m) => m.type)).toContain('connection_ack'), 15_000);
+    await eventually(() => expect(session.messages.map((m) => m.type)).toContain('connection_ack'));
     session.send(message);
     expect(await within(session.closed)).toMatchObject({ code: 4400 });
     expect(session.messages.filter((m) => m.type === 'error' || m.type === 'next')).toEqual([]);
@@ -104,14 +104,14 @@ describe('GraphQL WebSocket and Upgrade-header authentication', () => {
   it('case 7: a socket that sends no connection_init is closed with 4408', async () => {
     const session = rawSession(app.url);
     await within(session.opened);
-    expect(await within(session.closed, INIT_TIMEOUT_MS + 15_000)).toMatchObject({ code: 4408 });
+    expect(await within(session.closed, INIT_TIMEOUT_MS + DEADLINE_MS)).toMatchObject({ code: 4408 });
   });
 
   it('case 8: a second connection_init is closed with 4429', async () => {
     const session = rawSession(app.url);
     await within(session.opened);
     session.send({ type: 'connection_init', payload: { authorization: `Bearer ${TOKENS.admin}` } });
-    await eventually(() => expect(session.messages.map((m) => m.type)).toContain('connection_ack'), 15_000);
+    await eventually(() => expect(session.messages.map((m) => m.type)).toContain('connection_ack'));
     session.send({ type: 'connection_init', payload: { authorization: `Bearer ${TOKENS.admin}` } });
     expect(await within(session.closed)).toMatchObject({ code: 4429 });
   });
@@ -136,7 +136,7 @@ describe('GraphQL WebSocket and Upgrade-header authentication', () => {
       await eventually(async () => {
         await call('POST', instancesUrl(app, 'root'), TOKENS.admin, { metadata: { generateName: `${objectName}-` } });
         expect(events.results.length).toBeGreaterThan(0);
-      }, 15_000, 500);
+      }, DEADLINE_MS, 500);
       expect(events.errors).toBeUndefined();
       events.dispose();
     } finally {
@@ -148,7 +148,7 @@ describe('GraphQL WebSocket and Upgrade-header authentication', () => {
     const session = rawSession(app.url);
     await within(session.opened);
     session.send({ type: 'connection_init', payload: { authorization: `Bearer ${TOKENS.readOnly}` } });
-    await eventually(() => expect(session.messages.map((m) => m.type)).toContain('connection_ack'), 15_000);
+    await eventually(() => expect(session.messages.map((m) => m.type)).toContain('connection_ack'));
     session.socket.close();
   });
 

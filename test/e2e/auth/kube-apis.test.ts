@@ -21,7 +21,7 @@ describe('kube-compatible APIs with auth on', () => {
 
   beforeAll(async () => {
     app = await startAuthApp();
-  }, 30_000);
+  });
   afterAll(async () => app?.stop());
 
   it.each([
@@ -43,7 +43,7 @@ describe('kube-compatible APIs with auth on', () => {
     await eventually(async () => {
       const res = await call('GET', `${cache('embedded', 'root')}?labelSelector=cache.kcp.io/object-original-name=replicated-late`, TOKENS.admin);
       expect(res.body.items).toHaveLength(1);
-    }, 10_000);
+    });
   });
 
   it('case 6: the root-only token gets 403 for team-b on both APIs, discovery included', async () => {
@@ -96,7 +96,7 @@ describe('kube-compatible APIs with auth on', () => {
     } finally {
       await proxy.close();
     }
-  }, 60_000);
+  });
 
   // kubectl over https with --insecure-skip-tls-verify: the proxy's certificate is self-signed.
   const kubectlChecks = async (base: string): Promise<void> => {

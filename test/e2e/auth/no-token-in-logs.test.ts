@@ -25,7 +25,7 @@ describe('logs with auth on', () => {
       expect((await call('POST', `${root}/apis/apiextensions.k8s.io/v1/customresourcedefinitions`, TOKENS.admin, crd({ group: GROUP, plural: 'instances', kind: 'Instance' }))).status).toBe(201);
       expect((await call('POST', `${root}${CCRS}`, TOKENS.admin, ccr('instances', { group: GROUP, version: 'v1alpha1', resource: 'instances' }))).status).toBe(201);
       expect((await call('POST', `${root}/apis/${GROUP}/v1alpha1/instances`, TOKENS.admin, { metadata: { name: 'logged' } })).status).toBe(201);
-      await eventually(async () => expect((await app.read.listCachedObjects({ schema: SCHEMA }, {})).items).toHaveLength(1), 10_000);
+      await eventually(async () => expect((await app.read.listCachedObjects({ schema: SCHEMA }, {})).items).toHaveLength(1));
       await call('GET', `${url}/v1/cachedobjects?cluster=team-b`, TOKENS.rootOnly);
       await call('GET', `${url}/v1/schemas`, TOKENS.bad);
       await call('POST', `${url}/graphql`, TOKENS.bad, { query: '{ schemas { name } }' });

@@ -7,7 +7,7 @@
 
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SUBSCRIPTIONS_GAUGE } from '../../../src/graphql/event-streams.js';
+import { SUBSCRIPTIONS_GAUGE } from '../../../src/metrics/metric-names.js';
 import { crd, eventually, request } from '../../helpers/kube-http.js';
 import { CCRS, ccr } from '../../helpers/replication.js';
 import { startTestApp } from '../../helpers/test-app.js';

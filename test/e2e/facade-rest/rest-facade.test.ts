@@ -37,7 +37,7 @@ describe('REST facade over 12 replicated instances', () => {
       const res = await request('GET', `${v1}/schemas/${SCHEMA}/objects`);
       expect(res.status).toBe(200);
       expect(res.body.items).toHaveLength(12);
-    }, 15_000);
+    });
   });
   afterAll(async () => app?.stop());
 
@@ -192,7 +192,7 @@ describe('REST facade over 12 replicated instances', () => {
       const res = await request('GET', `${v1}/objects/machines.svm.io/v1alpha1/instances/web-server-1`);
       expect(res.status).toBe(409);
       return res;
-    }, 15_000);
+    });
     expect(conflict.body).toMatchObject({ kind: 'Status', status: 'Failure', reason: 'Conflict', code: 409 });
     const listed = JSON.stringify([conflict.body.message, conflict.body.details]);
     expect(listed).toContain('root');
@@ -224,7 +224,7 @@ describe('REST facade over 12 replicated instances', () => {
       const res = await request('GET', `${url}?namespace=team-a&cluster=root`);
       expect(res.status).toBe(200);
       return res;
-    }, 15_000);
+    });
     expect(found.body).toMatchObject({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'settings', namespace: 'team-a' }, data: { mode: 'fast' } });
     expect(found.headers.get('etag')).toBe(`"${found.body.metadata.resourceVersion}"`);
     expect((await request('GET', url)).body.metadata.namespace).toBe('team-a');

@@ -5,6 +5,7 @@
 
 import { request } from 'node:http';
 import type { ClientRequest, IncomingHttpHeaders, IncomingMessage } from 'node:http';
+import { DEADLINE_MS } from '../../helpers/kube-http.js';
 
 /** SseEvent is one parsed event. */
 export interface SseEvent {
@@ -57,13 +58,13 @@ export class SseClient {
   }
 
   /** next returns the next event, or undefined when the stream ended; it gives up after timeoutMs. */
-  async next(timeoutMs = 10_000): Promise<SseEvent | undefined> {
+  async next(timeoutMs = DEADLINE_MS): Promise<SseEvent | undefined> {
     await this.waitFor(() => this.#events.length > 0, timeoutMs);
     return this.#events.shift();
   }
 
   /** until collects events until one satisfies the predicate (included) or the stream ends. */
-  async until(predicate: (event: SseEvent) => boolean, timeoutMs = 10_000): Promise<SseEvent[]> {
+  async until(predicate: (event: SseEvent) => boolean, timeoutMs = DEADLINE_MS): Promise<SseEvent[]> {
     const seen: SseEvent[] = [];
     for (;;) {
       const event = await this.next(timeoutMs);
@@ -74,7 +75,7 @@ export class SseClient {
   }
 
   /** waitFor resolves when the condition holds or the stream ended; it rejects after timeoutMs. */
-  waitFor(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
+  waitFor(condition: () => boolean, timeoutMs = DEADLINE_MS): Promise<void> {
     return new Promise((resolve, reject) => {
       const check = (): void => {
         if (!condition() && !this.#done) return;

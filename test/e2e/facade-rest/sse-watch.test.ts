@@ -5,7 +5,7 @@
 
 import Fastify from 'fastify';
 import type { FastifyInstance } from 'fastify';
-import { Registry } from 'prom-client';
+import { Gauge, Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { facadePlugin } from '../../../src/http/facade/facade-plugin.js';
 import { crd, eventually, request } from '../../helpers/kube-http.js';
@@ -53,7 +53,7 @@ describe('REST facade: watch as Server-Sent Events', () => {
     expect((await request('POST', `${root}${CRDS}`, crd({ group: GVR.group, plural: 'instances', kind: 'Instance' }))).status).toBe(201);
     expect((await request('POST', `${root}${CCRS}`, ccr('instances', GVR))).status).toBe(201);
     await create('seed-1');
-    await eventually(async () => expect((await request('GET', `${app.url}/v1/cachedobjects?schema=${SCHEMA}`)).body.items).toHaveLength(1), 15_000);
+    await eventually(async () => expect((await request('GET', `${app.url}/v1/cachedobjects?schema=${SCHEMA}`)).body.items).toHaveLength(1));
   });
   afterAll(async () => {
     for (const client of clients) client.close();
@@ -164,8 +164,9 @@ describe('REST facade: watch as Server-Sent Events', () => {
 
     beforeAll(async () => {
       registry = new Registry();
+      const sseClients = new Gauge({ name: 'cachegate_sse_clients', help: 'open SSE streams', registers: [registry] });
       small = Fastify();
-      await small.register(facadePlugin, { read: app.app.read, registry, sseMaxBufferedBytes: 64 * 1024, sseKeepAliveMs: 20 });
+      await small.register(facadePlugin, { read: app.app.read, sseClients, sseMaxBufferedBytes: 64 * 1024, sseKeepAliveMs: 20 });
       base = await small.listen({ host: '127.0.0.1', port: 0 });
     });
     afterAll(async () => small?.close());
@@ -190,7 +191,7 @@ describe('REST facade: watch as Server-Sent Events', () => {
       const blob = 'x'.repeat(48 * 1024);
       let created = 0;
       while (created < 600 && (await openStreams()) > 1) await create(`big-${created++}`, {}, { blob });
-      await eventually(async () => expect(await openStreams()).toBe(1), 20_000);
+      await eventually(async () => expect(await openStreams()).toBe(1));
       const last = `big-${created - 1}`;
       await reading.until(isEvent('ADDED', last));
       expect(reading.ended).toBe(false);
@@ -204,7 +205,7 @@ describe('REST facade: watch as Server-Sent Events', () => {
     const client = await open(watchUrl);
     await eventually(async () => expect(await sseGauge(app.url)).toBeGreaterThanOrEqual(1));
     await app.stop();
-    await client.waitFor(() => false, 10_000);
+    await client.waitFor(() => false);
     expect(client.ended).toBe(true);
   });
 });

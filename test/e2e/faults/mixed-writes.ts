@@ -4,11 +4,16 @@
 import { expect } from 'vitest';
 import { request } from '../../helpers/kube-http.js';
 
-/** MixedWritesOptions: how many writes, a name prefix unique to the run, and a pause between writes. */
+/**
+ * MixedWritesOptions: how many writes, a name prefix unique to the run, a pause between writes
+ * (it spreads the writes over an observation window; nothing waits on it), and a hook called after
+ * each write with its index (to inject a fault at a given point of the stream).
+ */
 export interface MixedWritesOptions {
   readonly count: number;
   readonly prefix: string;
   readonly pauseMs?: number;
+  readonly afterWrite?: (index: number) => void;
 }
 
 /** mixedWrites creates, updates and deletes objects in `collection` (about half creates). */
@@ -36,6 +41,7 @@ export async function mixedWrites(collection: string, opts: MixedWritesOptions):
       const res = await request('DELETE', `${collection}/${name!}`);
       expect(res.status, JSON.stringify(res.body)).toBe(200);
     }
+    opts.afterWrite?.(i);
     if (opts.pauseMs) await new Promise((resolve) => setTimeout(resolve, opts.pauseMs));
   }
 }

@@ -4,7 +4,7 @@
 // replicates its own embedded source too, so its controller also writes that status.)
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { crd, eventually, request } from '../../helpers/kube-http.js';
+import { DEADLINE_MS, crd, eventually, request } from '../../helpers/kube-http.js';
 import { CCRS, cachedObjects, ccr } from '../../helpers/replication.js';
 import { readyz } from '../../helpers/test-app.js';
 import { startRig } from './fault-rig.js';
@@ -12,7 +12,6 @@ import type { Rig } from './fault-rig.js';
 
 const CRDS = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
 const OTHERS = { group: 'faults.example.com', version: 'v1', resource: 'others' };
-const DEADLINE_MS = 30_000;
 
 describe('readiness while a CCR is syncing', () => {
   let rig: Rig;
@@ -20,7 +19,7 @@ describe('readiness while a CCR is syncing', () => {
   beforeAll(async () => {
     rig = await startRig();
     await eventually(async () => expect((await readyz(rig.local)).status).toBe(200), DEADLINE_MS, 50);
-  }, DEADLINE_MS * 2);
+  });
   afterAll(async () => rig?.stop());
 
   it('case 1: a CCR that cannot finish its first sync does not take the process out of service', async () => {
@@ -39,7 +38,7 @@ describe('readiness while a CCR is syncing', () => {
     }
     // Its replication has not synced: the object of the new resource has no copy in the cache.
     expect(await cachedObjects(rig.local.url, '?labelSelector=cache.kcp.io/object-schema%3Dv1.others.faults.example.com')).toEqual([]);
-  }, DEADLINE_MS * 2);
+  });
 });
 
 describe('readiness at start', () => {
@@ -47,7 +46,7 @@ describe('readiness at start', () => {
 
   beforeAll(async () => {
     rig = await startRig({ proxyDown: true });
-  }, DEADLINE_MS * 2);
+  });
   afterAll(async () => rig?.stop());
 
   it('case 2: waits for the CCRs found by the first list, then passes once their replication has synced', async () => {
@@ -60,5 +59,5 @@ describe('readiness at start', () => {
     }, DEADLINE_MS, 50);
     rig.proxy.setRule(undefined);
     await eventually(async () => expect((await readyz(rig.local)).status).toBe(200), DEADLINE_MS, 50);
-  }, DEADLINE_MS * 2);
+  });
 });

@@ -9,7 +9,7 @@
 
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { crd, eventually, request } from '../../helpers/kube-http.js';
+import { DEADLINE_MS, crd, eventually, request } from '../../helpers/kube-http.js';
 import { freePort, startProcess, waitReady } from '../../helpers/process.js';
 import { CCRS, ccr } from '../../helpers/replication.js';
 
@@ -32,7 +32,7 @@ describe('retained object versions on a small heap', () => {
       const root = `${base}/clusters/root`;
       const blobs = `${root}/apis/${GVR.group}/${GVR.version}/namespaces/default/${GVR.resource}`;
       const big = `${blobs}/big`;
-      await waitReady(base, 30_000).catch((err: unknown) => {
+      await waitReady(base).catch((err: unknown) => {
         throw new Error(`${String(err)}: ${JSON.stringify(proc.output())}`);
       });
       const definition = crd({ group: GVR.group, plural: GVR.resource, kind: 'Blob', scope: 'Namespaced', versions: [GVR.version] });
@@ -46,7 +46,7 @@ describe('retained object versions on a small heap', () => {
       });
       expect(created.status).toBe(201);
       const firstVersion = created.body.metadata.resourceVersion as string;
-      await eventually(async () => expect((await fetch(`${base}${CACHED_OBJECT}`)).status).toBe(200), 20_000);
+      await eventually(async () => expect((await fetch(`${base}${CACHED_OBJECT}`)).status).toBe(200));
 
       for (let n = 1; n <= PATCHES; n++) {
         const res = await fetch(big, {
@@ -54,8 +54,8 @@ describe('retained object versions on a small heap', () => {
           headers: { 'content-type': 'application/merge-patch+json' },
           body: JSON.stringify({ spec: { n } }),
         }).catch(async (err: unknown) => {
-          // Diagnostics only: give a dying process a moment to exit and print why.
-          await Promise.race([proc.exited, sleep(5000)]);
+          // Diagnostics only: wait (within the deadline) for a dying process to exit and print why.
+          await Promise.race([proc.exited, sleep(DEADLINE_MS)]);
           const stderr = proc.output().stderr.split('\n').filter((line) => line.trim() !== '').slice(0, 3).join(' | ');
           throw new Error(`patch ${n} failed (${String(err)}); process exit: ${String(exit)}; stderr: ${stderr}`);
         });
@@ -72,7 +72,7 @@ describe('retained object versions on a small heap', () => {
       await eventually(async () => {
         const copy = await request('GET', `${base}${CACHED_OBJECT}`);
         expect(copy.body.spec?.raw?.spec?.n).toBe(PATCHES);
-      }, 30_000);
+      });
       const watch = await request('GET', `${blobs}?watch=true&resourceVersion=${firstVersion}`);
       expect(watch.status).toBe(410);
       expect(watch.body).toMatchObject({ kind: 'Status', reason: 'Expired', code: 410 });
@@ -80,5 +80,5 @@ describe('retained object versions on a small heap', () => {
       proc.killAll();
       await proc.exited;
     }
-  }, 120_000);
+  }, 8 * DEADLINE_MS);
 });

@@ -1,36 +1,51 @@
 // A source that answers with errors, behind a TCP proxy that answers for it:
 //   case 1: the source answers 500 from the start → readiness names it with the error, requests
-//           are spaced by backoff (a generous bound on their count), CPU stays low; once it
-//           answers again the cache catches up.
+//           are spaced by backoff (a generous bound on their rate); once it answers again the
+//           cache catches up.
 //   case 2: a synced source turns to 500s → still no hot loop; afterwards the cache is exact.
 //   case 3: a 410 storm (every watch answered 410 Gone, as an HTTP status or as an ERROR event)
 //           during writes → re-lists, spaced by backoff, lose no event: the cache equals the source.
 
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually } from '../../helpers/kube-http.js';
+import { DEADLINE_MS, eventually } from '../../helpers/kube-http.js';
 import type { Fault } from '../../helpers/tcp-proxy.js';
 import { expectCacheEqualsSource, startRig } from './fault-rig.js';
 import { readyz } from '../../helpers/test-app.js';
 import type { Rig } from './fault-rig.js';
 import { mixedWrites } from './mixed-writes.js';
 
+/** WINDOW_MS is how long the proxy's requests are counted: an observation window, not a wait for something to happen. */
 const WINDOW_MS = 6000;
-/**
- * MAX_REQUESTS_IN_WINDOW: the local cachegate runs two informers (CCRs, things) and a CCR
- * controller; with backoff (200 ms doubling to 5 s) each retries a handful of times in 6 s. A
- * hot loop makes thousands of requests in that time.
- */
-const MAX_REQUESTS_IN_WINDOW = 120;
 
-/** observe counts the requests reaching the proxy and the CPU this process spends over a window. */
-async function observe(rig: Rig, ms: number): Promise<{ requests: number; cpuShare: number }> {
+/**
+ * maxRetryRequests bounds the requests a window may see without a hot loop. The local cachegate
+ * runs two informers (CCRs, things) and a CCR controller; with backoff (200 ms doubling to 5 s)
+ * each retries a handful of times at first, then once every 5 s. A hot loop makes hundreds of
+ * requests a second even on a machine four times slower. The bound grows with the window's real
+ * length, so a window stretched by a loaded machine does not break it: load only slows requests.
+ */
+function maxRetryRequests(elapsedMs: number): number {
+  return 60 + Math.ceil(elapsedMs / 100);
+}
+
+/** Observed is what reached the proxy over a window, and how long the window really lasted. */
+interface Observed {
+  readonly requests: number;
+  readonly elapsedMs: number;
+}
+
+/** observe counts the requests reaching the proxy over a window of at least ms. */
+async function observe(rig: Rig, ms: number): Promise<Observed> {
   rig.proxy.resetCounts();
-  const cpu = process.cpuUsage();
-  const started = Date.now();
+  const started = performance.now();
   await sleep(ms);
-  const used = process.cpuUsage(cpu);
-  return { requests: rig.proxy.counts.requests, cpuShare: (used.user + used.system) / 1000 / (Date.now() - started) };
+  return { requests: rig.proxy.counts.requests, elapsedMs: performance.now() - started };
+}
+
+/** expectNoHotLoop: the requests of the window stay within what backoff allows. */
+function expectNoHotLoop(seen: Observed): void {
+  expect(seen.requests, `${seen.requests} requests in ${Math.round(seen.elapsedMs)} ms`).toBeLessThanOrEqual(maxRetryRequests(seen.elapsedMs));
 }
 
 describe('a source answering errors', () => {
@@ -50,14 +65,12 @@ describe('a source answering errors', () => {
       const ready = await readyz(rig.local);
       expect(ready.status).toBe(503);
       expect(ready.text).toMatch(/\[-\]source:remote failed: .*500/);
-    }, 15_000);
+    });
     const seen = await observe(rig, WINDOW_MS);
     expect(seen.requests).toBeGreaterThan(0);
-    expect(seen.requests).toBeLessThanOrEqual(MAX_REQUESTS_IN_WINDOW);
-    // The whole test process (both cachegates and the proxy) stays mostly idle.
-    expect(seen.cpuShare).toBeLessThan(0.5);
+    expectNoHotLoop(seen);
     rig.proxy.setRule(undefined);
-    await eventually(async () => expect((await readyz(rig.local)).status).toBe(200), 20_000, 100);
+    await eventually(async () => expect((await readyz(rig.local)).status).toBe(200), DEADLINE_MS, 100);
     await expectCacheEqualsSource(rig);
   });
 
@@ -69,8 +82,7 @@ describe('a source answering errors', () => {
     const writing = mixedWrites(rig.things, { count: 60, prefix: 'during500', pauseMs: 20 });
     const seen = await observe(rig, WINDOW_MS);
     await writing;
-    expect(seen.requests).toBeLessThanOrEqual(MAX_REQUESTS_IN_WINDOW);
-    expect(seen.cpuShare).toBeLessThan(0.5);
+    expectNoHotLoop(seen);
     rig.proxy.setRule(undefined);
     await expectCacheEqualsSource(rig);
   });
@@ -88,7 +100,7 @@ describe('a source answering errors', () => {
     const seen = await observe(rig, WINDOW_MS);
     await writing;
     expect(watches).toBeGreaterThan(1);
-    expect(seen.requests).toBeLessThanOrEqual(MAX_REQUESTS_IN_WINDOW);
+    expectNoHotLoop(seen);
     // Lists still pass during the storm, so the cache follows the source even before it ends.
     await expectCacheEqualsSource(rig);
     rig.proxy.setRule(undefined);

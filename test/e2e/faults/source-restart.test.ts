@@ -4,7 +4,7 @@
 // none missing), the CCR report must show only the new CCRs, and readiness must pass again.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { crd, eventually, request } from '../../helpers/kube-http.js';
+import { DEADLINE_MS, crd, eventually, request } from '../../helpers/kube-http.js';
 import { freePort, startProcess, waitReady } from '../../helpers/process.js';
 import type { Started } from '../../helpers/process.js';
 import { CCRS, cachedObjects, ccr } from '../../helpers/replication.js';
@@ -14,7 +14,8 @@ import type { TestApp } from '../../helpers/test-app.js';
 
 const CRDS = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
 const GVR = { group: 'restart.example.com', version: 'v1', resource: 'things' };
-const DEADLINE_MS = 60_000;
+/** CONVERGENCE_MS bounds the wait for the cache to equal a source of a few hundred objects. */
+const CONVERGENCE_MS = 2 * DEADLINE_MS;
 
 interface Original {
   metadata: { name: string; uid: string; resourceVersion: string };
@@ -22,7 +23,7 @@ interface Original {
 
 async function startSource(port: number): Promise<Started> {
   const started = startProcess(['--port', String(port)], { LOG_LEVEL: 'warn' });
-  await waitReady(`http://127.0.0.1:${port}`, DEADLINE_MS);
+  await waitReady(`http://127.0.0.1:${port}`);
   return started;
 }
 
@@ -68,7 +69,7 @@ describe('a source restarted empty on the same address', () => {
       limits: { maxEventLoopDelayMs: 0 },
       sources: [{ name: 'remote', kind: 'kcp', kubeconfig: kubeconfigFor(`http://127.0.0.1:${port}`) }],
     });
-  }, DEADLINE_MS);
+  });
   afterAll(async () => {
     source?.killAll();
     await local?.stop();
@@ -77,9 +78,9 @@ describe('a source restarted empty on the same address', () => {
   it('case 1: the first incarnation is replicated', async () => {
     const names = Array.from({ length: 250 }, (_, i) => `old-${String(i).padStart(3, '0')}`);
     await seed(sourceBase(), 'things-old', names, 'first');
-    await eventually(() => expectCacheEqualsSource(local, sourceBase()), DEADLINE_MS, 100);
+    await eventually(() => expectCacheEqualsSource(local, sourceBase()), CONVERGENCE_MS, 100);
     expect(await reportedCcrNames(local)).toEqual(['things-old']);
-  }, DEADLINE_MS * 2);
+  }, 2 * CONVERGENCE_MS);
 
   it('case 2: after kill -9 and an empty restart with other content, the cache equals the new source', async () => {
     source?.killAll();
@@ -95,10 +96,10 @@ describe('a source restarted empty on the same address', () => {
       await expectCacheEqualsSource(local, sourceBase());
       expect(await reportedCcrNames(local)).toEqual(['things-new']);
       expect((await readyz(local)).status).toBe(200);
-    }, DEADLINE_MS, 100);
+    }, CONVERGENCE_MS, 100);
     const copies = await cachedObjects(local.url, '', 'remote', 'root');
     expect(new Set(copies.map((c) => (c.spec.raw as { spec: { generation: string } }).spec.generation))).toEqual(new Set(['second']));
     const now = performance.now();
     console.log(`source restart: the cache equalled the new source ${Math.round(now - restartedAt)} ms after it was ready, ${Math.round(now - seededAt)} ms after its last write`);
-  }, DEADLINE_MS * 2);
+  }, 4 * CONVERGENCE_MS);
 });

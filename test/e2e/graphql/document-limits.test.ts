@@ -93,7 +93,7 @@ describe('GraphQL document limits on every transport', () => {
       expect(get.body.errors?.[0]?.extensions?.code, 'GET').toBe(shape.code);
     }
     const subscription = record(client, shape.subscription);
-    await eventually(() => expect(subscription.errors, 'WebSocket').toBeDefined(), 15_000);
+    await eventually(() => expect(subscription.errors, 'WebSocket').toBeDefined());
     expect(subscription.errors).toMatchObject([{ extensions: { code: shape.code } }]);
     expect(subscription.results).toEqual([]);
   });
@@ -102,7 +102,7 @@ describe('GraphQL document limits on every transport', () => {
     expect((await call('POST', `${app.url}/graphql`, TOKENS.admin, { query: '{ schemas { name } }' })).status).toBe(200);
     expect((await call('GET', `${app.url}/graphql?query=${encodeURIComponent('{ schemas { name } }')}`, TOKENS.admin)).status).toBe(200);
     const subscription = record(client, 'subscription { cachedObjectEvents { type } }');
-    await eventually(async () => expect(String((await call('GET', `${app.url}/metrics`, TOKENS.admin)).body)).toMatch(/cachegate_graphql_subscriptions [1-9]/), 15_000);
+    await eventually(async () => expect(String((await call('GET', `${app.url}/metrics`, TOKENS.admin)).body)).toMatch(/cachegate_graphql_subscriptions [1-9]/));
     expect(subscription.errors).toBeUndefined();
     subscription.dispose();
   });

@@ -73,7 +73,7 @@ describe('GraphQL mutations: read-your-writes through the overlay', () => {
     await eventually(async () => {
       const summary = (await app.app.read.schemas()).find((s) => s.name === SCHEMA);
       expect(summary?.count).toBe(1);
-    }, 10_000);
+    });
   });
   afterAll(async () => app?.stop());
 

@@ -34,7 +34,7 @@ describe('GraphQL queries over 12 replicated instances', () => {
     await eventually(async () => {
       const summary = (await app.app.read.schemas()).find((s) => s.name === SCHEMA);
       expect(summary?.count).toBe(13);
-    }, 10_000);
+    });
   });
   afterAll(async () => app?.stop());
 

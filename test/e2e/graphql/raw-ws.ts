@@ -3,6 +3,7 @@
 // exactly what the server answers: every message received, and the close code.
 
 import WebSocket from 'ws';
+import { DEADLINE_MS } from '../../helpers/kube-http.js';
 
 /** Closed is how a connection ended. */
 export interface Closed {
@@ -50,7 +51,7 @@ export function rawSession(baseUrl: string, headers: Record<string, string> = {}
 }
 
 /** within rejects when pending has not settled after ms (a generous deadline, not a timing assertion). */
-export async function within<T>(pending: Promise<T>, ms = 15_000, what = 'the condition'): Promise<T> {
+export async function within<T>(pending: Promise<T>, ms = DEADLINE_MS, what = 'the condition'): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_resolve, reject) => {
     timer = setTimeout(() => reject(new Error(`${what} did not happen within ${ms} ms`)), ms);

@@ -8,11 +8,10 @@ import { createServer, connect } from 'node:net';
 import type { AddressInfo, Server, Socket } from 'node:net';
 import Fastify from 'fastify';
 import type { FastifyInstance } from 'fastify';
-import { Registry } from 'prom-client';
-import type { Gauge } from 'prom-client';
+import { Gauge, Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SUBSCRIPTIONS_GAUGE } from '../../../src/graphql/event-streams.js';
 import { graphqlPlugin } from '../../../src/graphql/graphql-plugin.js';
+import { SUBSCRIPTIONS_GAUGE } from '../../../src/metrics/metric-names.js';
 import type { ReadWatch } from '../../../src/read/read-model.js';
 import { crd, eventually, request } from '../../helpers/kube-http.js';
 import { CCRS, ccr } from '../../helpers/replication.js';
@@ -38,7 +37,7 @@ describe('GraphQL subscriptions (graphql-transport-ws)', () => {
     instances = `${root}/apis/machines.svm.io/v1alpha1/instances`;
     expect((await request('POST', `${root}${CRDS}`, crd({ group: GVR.group, plural: 'instances', kind: 'Instance' }))).status).toBe(201);
     expect((await request('POST', `${root}${CCRS}`, ccr('instances', GVR))).status).toBe(201);
-    await eventually(async () => expect((await app.app.read.clusterCachedResources()).length).toBe(1), 10_000);
+    await eventually(async () => expect((await app.app.read.clusterCachedResources()).length).toBe(1));
   });
   afterAll(async () => app?.stop());
 
@@ -92,8 +91,9 @@ describe('GraphQL subscriptions (graphql-transport-ws)', () => {
 
     beforeAll(async () => {
       registry = new Registry();
+      const subscriptionsGauge = new Gauge({ name: SUBSCRIPTIONS_GAUGE, help: 'open subscriptions', registers: [registry] });
       server = Fastify();
-      await server.register(graphqlPlugin, { read: app.app.read, registry, subscriptionQueue: 2, graphiql: false });
+      await server.register(graphqlPlugin, { read: app.app.read, subscriptionsGauge, subscriptionQueue: 2, graphiql: false });
       proxy = await stallableProxy(await server.listen({ host: '127.0.0.1', port: 0 }));
     });
     afterAll(async () => {
@@ -115,7 +115,7 @@ describe('GraphQL subscriptions (graphql-transport-ws)', () => {
         }
         await eventually(async () => expect(await open()).toBe(0)); // cut off while the client was not reading
         proxy.resume();
-        await eventually(() => expect(events.errors).toMatchObject([{ extensions: { code: 'SLOW_CONSUMER', limit: 2 } }]), 10_000);
+        await eventually(() => expect(events.errors).toMatchObject([{ extensions: { code: 'SLOW_CONSUMER', limit: 2 } }]));
         expect(events.results.length).toBeGreaterThan(0);
         expect(events.results.length).toBeLessThan(produced); // the rest was dropped, not buffered
       } finally {

@@ -95,7 +95,8 @@ def main():
     parser.add_argument("--expect", nargs="*", default=[])
     parser.add_argument("--modify")
     parser.add_argument("--delete")
-    parser.add_argument("--timeout", type=int, default=20)
+    # The watch's server-side end: a bound for a broken run, generous for a loaded machine.
+    parser.add_argument("--timeout", type=int, default=60)
     parser.add_argument("--page-size", type=int)
     args = parser.parse_args()
     v1 = api_for(args.url)

@@ -53,7 +53,7 @@ export async function startReplicaPair(opts: ReplicaPairOptions): Promise<Replic
   for (const app of [a, b]) {
     for (const { gvr } of opts.resources) {
       const seeded = `${app.url}/v1/schemas/${gvr.version}.${gvr.resource}.${gvr.group}/objects?cluster=root&name=seed`;
-      await eventually(async () => expect((await request('GET', seeded)).body.items).toHaveLength(1), 20_000);
+      await eventually(async () => expect((await request('GET', seeded)).body.items).toHaveLength(1));
     }
   }
   return {

@@ -44,7 +44,7 @@ describe('REST writes with the overlay (cache.enabled)', () => {
     expect((await request('POST', `${root}${CRDS}`, crd({ group: GVR.group, plural: 'instances', kind: 'Instance' }))).status).toBe(201);
     expect((await request('POST', instances, { metadata: { name: 'seed' } })).status).toBe(201);
     expect((await request('POST', `${root}${CCRS}`, ccr('instances', GVR))).status).toBe(201);
-    await eventually(async () => expect((await request('GET', `${app.url}/v1/schemas/${SCHEMA}/objects?cluster=root&name=seed`)).body.items).toHaveLength(1), 15_000);
+    await eventually(async () => expect((await request('GET', `${app.url}/v1/schemas/${SCHEMA}/objects?cluster=root&name=seed`)).body.items).toHaveLength(1));
   });
   afterAll(async () => app?.stop());
 
@@ -101,7 +101,7 @@ describe('REST writes with the overlay (cache.enabled)', () => {
       expect(metrics.live).toBe(0);
       expect(metrics.tombstone).toBe(0);
       expect(metrics.cache).toBeGreaterThan(0);
-    }, 15_000);
+    });
     expect((await get('burst-3')).body.spec.round).toBe(33);
     expect((await get('burst-45')).status).toBe(404);
   });
@@ -139,7 +139,7 @@ describe('REST writes with the overlay (cache.enabled)', () => {
       expect((await request('POST', instances, { metadata: { name: `tiered-${i}`, labels: { set: 'tiered', tier } } })).status).toBe(201);
     }
     // Replicated first, so the deleted objects are hidden over cache copies.
-    await eventually(async () => expect((await request('GET', `${app.url}/v1/schemas/${SCHEMA}/objects?cluster=root&labelSelector=set%3Dtiered`)).body.items).toHaveLength(5), 10_000);
+    await eventually(async () => expect((await request('GET', `${app.url}/v1/schemas/${SCHEMA}/objects?cluster=root&labelSelector=set%3Dtiered`)).body.items).toHaveLength(5));
     const res = await request('DELETE', `${objects}?cluster=root&labelSelector=${encodeURIComponent('set=tiered,tier=x')}`);
     expect(res.status).toBe(200);
     expect(res.body.kind).toBe('ObjectList');
@@ -219,9 +219,9 @@ describe('REST writes without the overlay (cache.enabled false)', () => {
       const read = await request('GET', `${objects}/plain?cluster=root`);
       expect(read.headers.get('x-cachegate-source')).toBe('cache');
       expect(read.body.spec).toEqual({ v: 2 });
-    }, 15_000);
+    });
     expect((await request('DELETE', `${objects}/plain?cluster=root`)).status).toBe(200);
-    await eventually(async () => expect((await request('GET', `${objects}/plain?cluster=root`)).status).toBe(404), 15_000);
+    await eventually(async () => expect((await request('GET', `${objects}/plain?cluster=root`)).status).toBe(404));
     const metrics = await overlayMetrics(app.url);
     expect(metrics.text).not.toContain('cachegate_overlay_');
   });

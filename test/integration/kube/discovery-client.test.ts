@@ -6,7 +6,7 @@ import { DiscoveryClient } from '../../../src/kube/discovery-client.js';
 import { DynamicClient } from '../../../src/kube/dynamic-client.js';
 import { embeddedSource } from '../../../src/kube/source-connection.js';
 import type { SourceConnection } from '../../../src/kube/source-connection.js';
-import { eventually } from '../../helpers/kube-http.js';
+import { DEADLINE_MS, eventually } from '../../helpers/kube-http.js';
 import { startTestApp } from '../../helpers/test-app.js';
 import type { TestApp } from '../../helpers/test-app.js';
 import { CONFIGMAPS, CRDS, WIDGETS, defineWidgets, freePort, rejection } from './kube-test-kit.js';
@@ -52,7 +52,7 @@ describe('DiscoveryClient', () => {
     const discovery = new DiscoveryClient(source);
     expect(await discovery.resolve('other', WIDGETS)).toMatchObject({ kind: 'Widget' });
     await client.delete('other', CRDS, undefined, `${WIDGETS.resource}.${WIDGETS.group}`);
-    await eventually(async () => expect(await discovery.resolve('other', WIDGETS)).toBeUndefined(), 10_000, 100);
+    await eventually(async () => expect(await discovery.resolve('other', WIDGETS)).toBeUndefined(), DEADLINE_MS, 100);
 
     await defineWidgets(client, 'other');
     discovery.invalidate('other');

@@ -9,6 +9,7 @@ import { DynamicClient } from '../../../src/kube/dynamic-client.js';
 import { Reflector } from '../../../src/kube/reflector.js';
 import type { ReflectorOptions } from '../../../src/kube/reflector.js';
 import { embeddedSource } from '../../../src/kube/source-connection.js';
+import { createInformerRestarts } from '../../../src/metrics/informer-restarts.js';
 import { eventually } from '../../helpers/kube-http.js';
 import { startTestApp } from '../../helpers/test-app.js';
 import type { TestApp } from '../../helpers/test-app.js';
@@ -139,8 +140,9 @@ describe('Reflector', () => {
 
   it('shares one restart counter per registry between reflectors', () => {
     const registry = new Registry();
-    reflector({ gvr: CONFIGMAPS, cluster: 'root', metrics: registry });
-    reflector({ gvr: WIDGETS, cluster: 'root', metrics: registry });
+    const restarts = createInformerRestarts(registry);
+    reflector({ gvr: CONFIGMAPS, cluster: 'root', restarts });
+    reflector({ gvr: WIDGETS, cluster: 'root', restarts });
     expect(registry.getSingleMetric('cachegate_informer_restarts_total')).toBeDefined();
   });
 });

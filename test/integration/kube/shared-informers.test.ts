@@ -6,6 +6,7 @@ import { Registry } from 'prom-client';
 import { DynamicClient } from '../../../src/kube/dynamic-client.js';
 import { SharedInformers } from '../../../src/kube/shared-informers.js';
 import { embeddedSource } from '../../../src/kube/source-connection.js';
+import { createInformerRestarts } from '../../../src/metrics/informer-restarts.js';
 import type { SourceConnection } from '../../../src/kube/source-connection.js';
 import { eventually } from '../../helpers/kube-http.js';
 import { startTestApp } from '../../helpers/test-app.js';
@@ -25,7 +26,7 @@ describe('SharedInformers', () => {
   afterAll(async () => app?.stop());
 
   it('shares one running reflector between two acquires and stops it after the last release', async () => {
-    const informers = new SharedInformers({ log: SILENT, metrics: new Registry() });
+    const informers = new SharedInformers({ log: SILENT, restarts: createInformerRestarts(new Registry()) });
     const a = informers.acquire(source, CONFIGMAPS, 'root', 'shared=yes');
     const b = informers.acquire(source, CONFIGMAPS, 'root', 'shared=yes');
     expect(b.reflector).toBe(a.reflector);
@@ -68,8 +69,9 @@ describe('SharedInformers', () => {
 
   it('lets two SharedInformers share one metrics registry', () => {
     const registry = new Registry();
-    const first = new SharedInformers({ log: SILENT, metrics: registry });
-    const second = new SharedInformers({ log: SILENT, metrics: registry });
+    const restarts = createInformerRestarts(registry);
+    const first = new SharedInformers({ log: SILENT, restarts });
+    const second = new SharedInformers({ log: SILENT, restarts });
     first.acquire(source, CONFIGMAPS, 'root');
     second.acquire(source, CONFIGMAPS, 'root');
     expect(registry.getSingleMetric('cachegate_informer_restarts_total')).toBeDefined();

@@ -5,7 +5,7 @@
 import { connect } from 'node:net';
 import type { Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { eventually } from '../../helpers/kube-http.js';
+import { DEADLINE_MS, eventually } from '../../helpers/kube-http.js';
 import { startTestApp } from '../../helpers/test-app.js';
 
 /** refused tells whether a new connection to port is refused (the listener is closed). */
@@ -39,7 +39,7 @@ describe('requests while closing', () => {
     const early = connect(port, '127.0.0.1');
     await new Promise((resolve) => early.once('connect', resolve));
     const stopped = app.stop();
-    await eventually(async () => expect(await refused(port)).toBe(true), 10_000, 5);
+    await eventually(async () => expect(await refused(port)).toBe(true), DEADLINE_MS, 5);
     const answer = await exchange(early, 'GET /v1/schemas HTTP/1.1\r\nHost: cachegate\r\n\r\n');
     await stopped;
     const [head = '', body = ''] = answer.split('\r\n\r\n');

@@ -40,11 +40,11 @@ describe('metric series of a ClusterCachedResource', () => {
     await eventually(async () => expect((await request('GET', `${cluster}/apis/${group}/v1alpha1/${PLURAL}`)).status).toBe(200));
     for (const object of ['one', 'two']) expect((await request('POST', `${cluster}/apis/${group}/v1alpha1/${PLURAL}`, { metadata: { name: object } })).status).toBe(201);
     expect((await request('POST', `${cluster}${CCRS}`, ccr(PLURAL, { group, version: 'v1alpha1', resource: PLURAL }))).status).toBe(201);
-    await eventually(async () => expect(await cachedObjects(app.url, '', 'embedded', name)).toHaveLength(2), 15_000);
+    await eventually(async () => expect(await cachedObjects(app.url, '', 'embedded', name)).toHaveLength(2));
     // The series exist while the CCR replicates, so their absence later means they were removed.
     await eventually(async () => expect(seriesNaming(await scrape(), name).length).toBeGreaterThan(0));
     expect((await request('DELETE', `${cluster}${CCRS}/${PLURAL}`)).status).toBe(200);
-    await eventually(async () => expect((await request('GET', `${cluster}${CCRS}/${PLURAL}`)).status).toBe(404), 15_000);
+    await eventually(async () => expect((await request('GET', `${cluster}${CCRS}/${PLURAL}`)).status).toBe(404));
   };
 
   it('case 1: after CCRs are created and deleted, no series names them and /metrics is back to its size', async () => {

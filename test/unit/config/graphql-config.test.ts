@@ -2,8 +2,7 @@
 // agree), overrides, and one clear error per bad field.
 
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_CONFIG } from '../../../src/config/config.js';
-import { loadConfig } from '../../../src/config/load-config.js';
+import { DEFAULT_CONFIG, loadConfig } from '../../../src/config/load-config.js';
 import { DEFAULT_CONNECTION_LIMITS } from '../../../src/graphql/subscription-gate.js';
 
 function load(file: string) {

@@ -2,8 +2,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../../src/config/config-error.js';
-import { DEFAULT_CONFIG } from '../../../src/config/config.js';
-import { loadConfig } from '../../../src/config/load-config.js';
+import { DEFAULT_CONFIG, loadConfig } from '../../../src/config/load-config.js';
 
 function load(argv: string[], env: Record<string, string> = {}, file?: string) {
   return loadConfig({ argv, env, readFile: () => { if (file === undefined) throw new Error('ENOENT: no such file'); return file; } });

@@ -3,7 +3,9 @@
 
 import { Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
-import { INFORMER_RESTARTS_METRIC, informerRestartsCounter } from '../../../src/kube/informer-metrics.js';
+import type { InformerRestarts } from '../../../src/kube/informer-metrics.js';
+import { createInformerRestarts } from '../../../src/metrics/informer-restarts.js';
+import { INFORMER_RESTARTS_METRIC } from '../../../src/metrics/metric-names.js';
 
 async function restarts(registry: Registry): Promise<Array<{ labels: object; value: number }>> {
   const metric = (await registry.getMetricsAsJSON()).find((m) => m.name === INFORMER_RESTARTS_METRIC);
@@ -15,8 +17,10 @@ const LABELS = { source: 'embedded', resource: 'v1.widgets.example.com' };
 describe('informer restart series', () => {
   it('case 1: two holders share one series; it stays until the last one releases', async () => {
     const registry = new Registry();
-    const first = informerRestartsCounter(registry).hold(LABELS);
-    const second = informerRestartsCounter(registry).hold(LABELS);
+    // The app's counter, as the informers see it.
+    const counter: InformerRestarts = createInformerRestarts(registry);
+    const first = counter.hold(LABELS);
+    const second = counter.hold(LABELS);
     first.inc();
     second.inc();
     expect(await restarts(registry)).toEqual([{ labels: LABELS, value: 2 }]);
@@ -29,7 +33,8 @@ describe('informer restart series', () => {
 
   it('case 2: a restart counted after release brings no series back', async () => {
     const registry = new Registry();
-    const series = informerRestartsCounter(registry).hold(LABELS);
+    const counter: InformerRestarts = createInformerRestarts(registry);
+    const series = counter.hold(LABELS);
     series.release();
     series.inc();
     expect(await restarts(registry)).toEqual([]);

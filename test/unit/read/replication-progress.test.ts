@@ -4,7 +4,7 @@
 // controller has not started, CCRs not listed yet, or a non-numeric resourceVersion; at once when
 // nothing replicates what the token names.
 
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { isAppError } from '../../../src/errors.js';
 import type { GroupResource } from '../../../src/apimachinery/gvr.js';
 import { ReadWaiter } from '../../../src/read/read-waiter.js';
@@ -55,33 +55,57 @@ describe('replicatedAtLeast: which controllers a token counts, and when they hol
   });
 });
 
-describe('ReadWaiter', () => {
-  it('case 21: resolves at once when none is given or all hold; early once progress is made; hands the parsed token over', async () => {
+/** outcome follows a promise: undefined while pending, then 'resolved' or the rejection. */
+function outcome(pending: Promise<unknown>): () => unknown {
+  let settled: unknown;
+  pending.then(() => (settled = 'resolved'), (err: unknown) => (settled = err));
+  return () => settled;
+}
+
+describe('ReadWaiter (fake timers: the test moves the clock)', () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  it('case 21: resolves at once when none is given or all hold; waits until progress is made, then resolves at the next poll; hands the parsed token over', async () => {
     let reached = 0n;
     const asked: string[] = [];
     const waiter = new ReadWaiter({
-      timeoutMs: 2000, pollMs: 1,
+      timeoutMs: 2000, pollMs: 5, now: () => Date.now(),
       progress: { hasReplicated: (wanted) => {
         asked.push(`${wanted.cluster}:${wanted.resource?.group ?? '*'}/${wanted.resource?.resource ?? '*'}`);
         return reached >= wanted.resourceVersion;
       } },
     });
-    await waiter.waitFor([]);
-    setTimeout(() => { reached = 7n; }, 30);
-    // Resolving at all (not Timeout at 2 s) is the progress being seen.
-    await waiter.waitFor(['s/root/core/configmaps/7', 's/other/3']);
+    const none = outcome(waiter.waitFor([]));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(none()).toBe('resolved');
+    const waiting = outcome(waiter.waitFor(['s/root/core/configmaps/7', 's/other/3']));
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(waiting()).toBeUndefined();
+    reached = 7n;
+    await vi.advanceTimersByTimeAsync(5);
+    expect(waiting()).toBe('resolved');
     expect(asked).toContain('root:/configmaps');
     expect(asked).toContain('other:*/*');
+    const alreadyThere = outcome(waiter.waitFor(['s/root/core/configmaps/7']));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(alreadyThere()).toBe('resolved');
   });
 
-  it('case 22: rejects with Timeout (retry after 1 s) at the bound, naming the resource; BadRequest before waiting', async () => {
-    const waiter = new ReadWaiter({ timeoutMs: 50, pollMs: 1, progress: { hasReplicated: () => false } });
-    const err: unknown = await waiter.waitFor(['s/root/machines.svm.io/instances/1']).catch((e: unknown) => e);
+  it('case 22: rejects with Timeout (retry after 1 s) at the bound, not before, naming the resource; BadRequest before waiting', async () => {
+    const waiter = new ReadWaiter({ timeoutMs: 2000, pollMs: 5, now: () => Date.now(), progress: { hasReplicated: () => false } });
+    const waiting = outcome(waiter.waitFor(['s/root/machines.svm.io/instances/1']));
+    await vi.advanceTimersByTimeAsync(1995);
+    expect(waiting()).toBeUndefined();
+    await vi.advanceTimersByTimeAsync(5);
+    const err = waiting();
     expect(isAppError(err, 'Timeout')).toBe(true);
     expect(isAppError(err) && err.details.retryAfterSeconds).toBe(1);
     expect((err as Error).message).toContain('instances.machines.svm.io in shard "s" cluster "root"');
-    const bad: unknown = await waiter.waitFor(['s/root/1', 'junk']).catch((e: unknown) => e);
-    expect(isAppError(bad, 'BadRequest')).toBe(true);
+    expect((err as Error).message).toContain('within 2000 ms');
+    const bad = outcome(waiter.waitFor(['s/root/1', 'junk']));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(isAppError(bad(), 'BadRequest')).toBe(true);
   });
 });
 

@@ -72,6 +72,18 @@ describe('ChildRegistry', () => {
     expect(w.children.get(KEY)).toBeUndefined();
   });
 
+  it('remove with purge leaves the copies when another CCR\'s child replicates the same resource there', async () => {
+    const w = world();
+    w.purger.counts.set(copyKey(), 2);
+    await w.children.ensure(KEY, spec(), noop);
+    await w.children.ensure(`${CLUSTER}|successor`, spec({ identityHash: 'other' }), noop);
+    await w.children.remove(KEY, { purge: true });
+    expect(w.start.started[0]?.stopped).toBe(true);
+    expect(w.purger.purged).toEqual([]);
+    await w.children.remove(`${CLUSTER}|successor`, { purge: true });
+    expect(w.purger.purged).toEqual([copyKey()]);
+  });
+
   it('remove without purge stops the child and leaves its copies', async () => {
     const w = world();
     w.purger.counts.set(copyKey(), 2);

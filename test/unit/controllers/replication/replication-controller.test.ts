@@ -245,12 +245,18 @@ describe('ReplicationController', () => {
   it('stop() stops copying, unsubscribes from the source, and leaves the copies in place', async () => {
     const h = await start([instance({ name: 'web-1' })]);
     await eventually(async () => expect(await copies(h.cache)).toEqual(['/web-1']));
+    await eventually(() => expect(h.controller.counts()).toEqual({ local: 1, cache: 1 }));
     await h.controller.stop();
     expect(h.source.handlerCount()).toBe(0);
+    const changes = h.countsChanged;
     h.source.put(instance({ name: 'web-2' }));
     h.source.remove('', 'web-1');
     await h.cache.delete(copyKey(`${SCHEMA}.web-1`));
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Source handlers and cache watchers are called synchronously, so a controller still listening
+    // would have counted these changes and queued work by now; it heard nothing.
+    expect(h.controller.counts()).toEqual({ local: 1, cache: 1 });
+    expect(h.countsChanged).toBe(changes);
+    expect(h.controller.isIdle()).toBe(true);
     expect(await copies(h.cache)).toEqual([]);
   });
 
@@ -260,8 +266,12 @@ describe('ReplicationController', () => {
     await eventually(() => expect(h.controller.counts()).toEqual({ local: 1, cache: 1 }));
     const mine = await h.cache.get(copyKey(`${SCHEMA}.web-1`));
     await h.cache.create(elsewhere, { ...mine, metadata: { name: mine.metadata.name, labels: mine.metadata.labels, annotations: { ...mine.metadata.annotations, 'kcp.io/cluster': 'other' } } });
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // The cache tells its watchers synchronously: had the copy elsewhere reached this controller,
+    // it would be counted already.
     expect(h.controller.counts()).toEqual({ local: 1, cache: 1 });
+    // A later change here is counted, and the copy elsewhere still is not.
+    h.source.put(instance({ name: 'web-2' }));
+    await eventually(() => expect(h.controller.counts()).toEqual({ local: 2, cache: 2 }));
     expect((await h.cache.list(elsewhere)).items).toHaveLength(1);
   });
 });

@@ -1,11 +1,14 @@
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Registry } from 'prom-client';
 import { Controller } from '../../../../src/controllers/runtime/controller.js';
-import { deferred, metricValue, silentLog, sleep, testController } from './helpers.js';
+import { deferred, metricValue, silentLog, testController } from './helpers.js';
 
 const TOTAL = 'cachegate_controller_reconcile_total';
 
-describe('Controller: lifecycle', () => {
+describe('Controller: lifecycle (fake timers)', () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
   it('case 1: stop waits for the running reconcile and starts no new ones', async () => {
     const gate = deferred();
     const started: string[] = [];
@@ -16,15 +19,19 @@ describe('Controller: lifecycle', () => {
     c.start();
     c.enqueue('a');
     c.enqueue('b');
-    await vi.waitFor(() => expect(started).toEqual(['a']));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(started).toEqual(['a']);
     let stopped = false;
     const stopping = c.stop().then(() => (stopped = true));
-    await sleep(5);
+    // However long the clock runs, stop waits for the reconcile that is still running.
+    await vi.advanceTimersByTimeAsync(10_000);
     expect(stopped).toBe(false);
     gate.resolve();
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(stopped).toBe(true);
     await stopping;
     c.enqueue('c');
-    await sleep(5);
+    await vi.advanceTimersByTimeAsync(10_000);
     expect(started).toEqual(['a']);
   });
 
@@ -47,7 +54,8 @@ describe('Controller: lifecycle', () => {
     expect(c.queue.name).toBe('own');
     c.start();
     c.enqueue('a');
-    await vi.waitFor(() => expect(reconcile).toHaveBeenCalledWith('a'));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(reconcile).toHaveBeenCalledWith('a');
     await c.stop();
   });
 
@@ -60,7 +68,8 @@ describe('Controller: lifecycle', () => {
     c1.enqueue('a');
     c2.enqueue('a');
     c2.enqueue('b');
-    await vi.waitFor(async () => expect(await metricValue(r2, TOTAL, { controller: 'c' })).toBe(2));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(await metricValue(r2, TOTAL, { controller: 'c' })).toBe(2);
     expect(await metricValue(r1, TOTAL, { controller: 'c' })).toBe(1);
     expect(await metricValue(r1, 'cachegate_workqueue_adds_total', { name: 'c' })).toBe(1);
     expect(await metricValue(r2, 'cachegate_workqueue_adds_total', { name: 'c' })).toBe(2);

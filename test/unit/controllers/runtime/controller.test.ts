@@ -8,7 +8,10 @@ import { capturedLog, metricValue, sleep, testController } from './helpers.js';
 const TOTAL = 'cachegate_controller_reconcile_total';
 const ERRORS = 'cachegate_controller_reconcile_errors_total';
 
-describe('Controller: one reconcile per key at a time (real timers)', () => {
+describe('Controller: one reconcile per key at a time (fake timers: each run takes 5 or 10 ms of them)', () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
   it('case 1: four workers never run one key concurrently, and a re-add during a run runs once more', async () => {
     const active = new Map<string, number>();
     const maxActive = new Map<string, number>();
@@ -28,10 +31,10 @@ describe('Controller: one reconcile per key at a time (real timers)', () => {
     c.enqueue('a');
     for (let i = 0; i < 40; i++) {
       c.enqueue(`k${i % 4}`);
-      if (i % 8 === 0) await sleep(1);
+      if (i % 8 === 0) await vi.advanceTimersByTimeAsync(1);
     }
-    await vi.waitFor(() => expect(runs.get('a')).toBe(2));
-    await sleep(30);
+    // Far longer than all the queued work takes on the fake clock: every run has happened.
+    await vi.advanceTimersByTimeAsync(10_000);
     await c.stop();
     expect(runs.get('a')).toBe(2);
     expect([...maxActive.values()].every((n) => n === 1)).toBe(true);
@@ -51,7 +54,10 @@ describe('Controller: one reconcile per key at a time (real timers)', () => {
     );
     c.start();
     for (const key of ['x', 'y', 'z']) c.enqueue(key);
-    await vi.waitFor(() => expect(peak).toBe(3));
+    // Each run takes 10 ms of the fake clock: halfway, all three are running.
+    await vi.advanceTimersByTimeAsync(5);
+    expect(peak).toBe(3);
+    await vi.advanceTimersByTimeAsync(10);
     await c.stop();
   });
 });

@@ -6,10 +6,12 @@ import type { Logger } from 'pino';
 import { Registry } from 'prom-client';
 import { Controller } from '../../../../src/controllers/runtime/controller.js';
 import type { ReconcileFn } from '../../../../src/controllers/runtime/controller.js';
-import { createControllerMetrics } from '../../../../src/controllers/runtime/controller-metrics.js';
-import { createQueueMetrics } from '../../../../src/controllers/runtime/queue-metrics.js';
+import { controllerMetricsOf } from '../../../../src/controllers/runtime/controller-metrics.js';
+import { queueMetricsOf } from '../../../../src/controllers/runtime/queue-metrics.js';
 import { ItemExponentialRateLimiter } from '../../../../src/controllers/runtime/rate-limiter.js';
 import { WorkQueue } from '../../../../src/controllers/runtime/work-queue.js';
+import { createControllerMetricFamilies } from '../../../../src/metrics/controller-metric-families.js';
+import { createQueueMetricFamilies } from '../../../../src/metrics/queue-metric-families.js';
 
 /** Deferred is a promise with its resolve function exposed. */
 export interface Deferred {
@@ -24,7 +26,7 @@ export function deferred(): Deferred {
   return { promise, resolve };
 }
 
-/** sleep waits ms on the real clock. */
+/** sleep stands for work that takes ms, on the test's fake clock (vi.useFakeTimers): the test advances it. */
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
@@ -58,6 +60,6 @@ export function capturedLog(): { log: Logger; lines: Record<string, unknown>[] }
 /** testController builds a controller named c whose queue backs off 5, 10, 20 ms, timed by Date.now. */
 export function testController(reconcile: ReconcileFn, opts: { workers?: number; registry?: Registry; log?: Logger } = {}): Controller {
   const registry = opts.registry ?? new Registry();
-  const queue = new WorkQueue({ name: 'c', rateLimiter: new ItemExponentialRateLimiter(5, 1000), metrics: createQueueMetrics(registry), now: () => Date.now() });
-  return new Controller({ name: 'c', workers: opts.workers ?? 1, reconcile, log: opts.log ?? silentLog(), metrics: createControllerMetrics(registry), queue });
+  const queue = new WorkQueue({ name: 'c', rateLimiter: new ItemExponentialRateLimiter(5, 1000), metrics: queueMetricsOf(createQueueMetricFamilies(registry)), now: () => Date.now() });
+  return new Controller({ name: 'c', workers: opts.workers ?? 1, reconcile, log: opts.log ?? silentLog(), metrics: controllerMetricsOf(createControllerMetricFamilies(registry)), queue });
 }

@@ -3,8 +3,10 @@
 
 import { Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
-import { createControllerMetrics } from '../../../../src/controllers/runtime/controller-metrics.js';
-import { createQueueMetrics } from '../../../../src/controllers/runtime/queue-metrics.js';
+import { controllerMetricsOf } from '../../../../src/controllers/runtime/controller-metrics.js';
+import { queueMetricsOf } from '../../../../src/controllers/runtime/queue-metrics.js';
+import { createControllerMetricFamilies } from '../../../../src/metrics/controller-metric-families.js';
+import { createQueueMetricFamilies } from '../../../../src/metrics/queue-metric-families.js';
 
 async function seriesOf(registry: Registry, label: string, value: string): Promise<number> {
   const metrics = await registry.getMetricsAsJSON();
@@ -14,7 +16,7 @@ async function seriesOf(registry: Registry, label: string, value: string): Promi
 describe('removing the series of a stopped queue or controller', () => {
   it('case 1: removeSeries drops every workqueue series of one name and keeps the others', async () => {
     const registry = new Registry();
-    const metrics = createQueueMetrics(registry);
+    const metrics = queueMetricsOf(createQueueMetricFamilies(registry));
     for (const name of ['gone', 'kept']) {
       metrics.added(name);
       metrics.depth(name, 1);
@@ -29,7 +31,7 @@ describe('removing the series of a stopped queue or controller', () => {
 
   it('case 2: removeSeries drops every reconcile series of one controller, whatever the result', async () => {
     const registry = new Registry();
-    const metrics = createControllerMetrics(registry);
+    const metrics = controllerMetricsOf(createControllerMetricFamilies(registry));
     for (const controller of ['gone', 'kept']) {
       for (const result of ['success', 'error', 'requeue_after'] as const) metrics.reconciled(controller, result);
     }

@@ -1,12 +1,19 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Counter, Registry } from 'prom-client';
-import { createControllerMetrics } from '../../../../src/controllers/runtime/controller-metrics.js';
-import { createQueueMetrics } from '../../../../src/controllers/runtime/queue-metrics.js';
+import { controllerMetricsOf } from '../../../../src/controllers/runtime/controller-metrics.js';
+import { queueMetricsOf } from '../../../../src/controllers/runtime/queue-metrics.js';
 import { ItemExponentialRateLimiter } from '../../../../src/controllers/runtime/rate-limiter.js';
 import { WorkQueue } from '../../../../src/controllers/runtime/work-queue.js';
+import { createControllerMetricFamilies } from '../../../../src/metrics/controller-metric-families.js';
+import { createQueueMetricFamilies } from '../../../../src/metrics/queue-metric-families.js';
 import { metricValue } from './helpers.js';
 
 const P = 'cachegate_workqueue_';
+
+/** createQueueMetrics creates the work queue metrics in registry and a recorder over them. */
+function createQueueMetrics(registry: Registry): ReturnType<typeof queueMetricsOf> {
+  return queueMetricsOf(createQueueMetricFamilies(registry));
+}
 
 describe('queue metrics', () => {
   beforeEach(() => vi.useFakeTimers());
@@ -19,10 +26,11 @@ describe('queue metrics', () => {
     expect(names).toEqual([`${P}adds_total`, `${P}depth`, `${P}queue_duration_seconds`, `${P}retries_total`, `${P}work_duration_seconds`]);
   });
 
-  it('case 2: creating them twice on one registry reuses the metrics and both feed them', async () => {
+  it('case 2: two recorders over one app\'s metrics both feed them', async () => {
     const registry = new Registry();
-    const one = createQueueMetrics(registry);
-    const two = createQueueMetrics(registry);
+    const families = createQueueMetricFamilies(registry);
+    const one = queueMetricsOf(families);
+    const two = queueMetricsOf(families);
     one.added('q');
     two.added('q');
     expect(await metricValue(registry, `${P}adds_total`, { name: 'q' })).toBe(2);
@@ -65,9 +73,9 @@ describe('queue metrics', () => {
 
   it('case 5: two queues share one registry under their own names', async () => {
     const registry = new Registry();
-    const metrics = createQueueMetrics(registry);
-    const a = new WorkQueue({ name: 'a', metrics });
-    const b = new WorkQueue({ name: 'b', metrics: createQueueMetrics(registry) });
+    const families = createQueueMetricFamilies(registry);
+    const a = new WorkQueue({ name: 'a', metrics: queueMetricsOf(families) });
+    const b = new WorkQueue({ name: 'b', metrics: queueMetricsOf(families) });
     a.add('x');
     b.add('x');
     b.add('y');
@@ -78,15 +86,22 @@ describe('queue metrics', () => {
   it('case 6: a name taken by another metric type is reported, not silently reused', () => {
     const registry = new Registry();
     new Counter({ name: `${P}depth`, help: 'not a gauge', registers: [registry] });
-    expect(() => createQueueMetrics(registry)).toThrow(/already registered with another type/);
+    expect(() => createQueueMetricFamilies(registry)).toThrow(/already been registered/);
+  });
+
+  it('case 7: they are created once per registry: a second creation is refused, not silently reused', () => {
+    const registry = new Registry();
+    createQueueMetrics(registry);
+    expect(() => createQueueMetrics(registry)).toThrow(/already been registered/);
   });
 });
 
 describe('controller metrics', () => {
-  it('case 1: counts results and errors per controller, reusing the metrics', async () => {
+  it('case 1: counts results and errors per controller, two recorders sharing the metrics', async () => {
     const registry = new Registry();
-    const one = createControllerMetrics(registry);
-    const two = createControllerMetrics(registry);
+    const families = createControllerMetricFamilies(registry);
+    const one = controllerMetricsOf(families);
+    const two = controllerMetricsOf(families);
     one.reconciled('c', 'success');
     two.reconciled('c', 'error');
     two.reconciled('c', 'requeue_after');

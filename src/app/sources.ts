@@ -1,0 +1,105 @@
+// The sources of one app: their connections, their running runtimes (root controller and
+// replication controllers each), the informers they share, and what the rest of the app asks of
+// them (readiness, CCR reports, replication progress, write clients). Sources start once the HTTP
+// listener is up, since the embedded source is reached through it.
+
+import type { Logger } from 'pino';
+import type { Config } from '../config/config.js';
+import type { KubeObject } from '../apimachinery/object-meta.js';
+import type { Metrics } from '../metrics/metrics.js';
+import { SharedInformers } from '../kube/shared-informers.js';
+import { connectSource, embeddedSource } from '../kube/source-connection.js';
+import type { SourceConnection } from '../kube/source-connection.js';
+import type { MinResourceVersion } from '../read/min-resource-version.js';
+import { replicatedAtLeast } from '../read/replication-progress.js';
+import type { ResourceStore } from '../store/store.js';
+import { cachePurger } from './cache-store.js';
+import { startSourceRuntime } from './source-runtime.js';
+import type { SourceRuntime } from './source-runtime.js';
+
+/** SourcesOptions are what the sources need from the app. */
+export interface SourcesOptions {
+  readonly config: Pick<Config, 'embedded' | 'sources' | 'workers'>;
+  readonly cache: ResourceStore;
+  readonly metrics: Metrics;
+  readonly log: Logger;
+}
+
+/** Sources owns the app's source runtimes. */
+export class Sources {
+  readonly #opts: SourcesOptions;
+  readonly #informers: SharedInformers;
+  readonly #runtimes: SourceRuntime[] = [];
+  /** #connectionErrors names the configured sources that could not even be connected (a bad kubeconfig). */
+  readonly #connectionErrors = new Map<string, string>();
+
+  constructor(opts: SourcesOptions) {
+    this.#opts = opts;
+    this.#informers = new SharedInformers({ log: opts.log.child({ component: 'informers' }), restarts: opts.metrics.informerRestarts });
+  }
+
+  /** names are every configured source's name, the embedded one first. */
+  get names(): string[] {
+    const { embedded, sources } = this.#opts.config;
+    return [...(embedded.enabled ? ['embedded'] : []), ...sources.map((s) => s.name)];
+  }
+
+  /** runtime is the running runtime of a source, if it runs. */
+  runtime(name: string): SourceRuntime | undefined {
+    return this.#runtimes.find((r) => r.name === name);
+  }
+
+  /** all are the running runtimes. */
+  all(): readonly SourceRuntime[] {
+    return this.#runtimes;
+  }
+
+  /** start connects every source (the embedded one at baseUrl) and starts its controllers. */
+  start(baseUrl: string, internalToken: string | undefined): void {
+    const { config, cache, metrics, log } = this.#opts;
+    const connections: SourceConnection[] = [];
+    if (config.embedded.enabled) connections.push(embeddedSource(baseUrl, internalToken));
+    for (const sourceConfig of config.sources) {
+      try {
+        connections.push(connectSource(sourceConfig));
+      } catch (err) {
+        // One broken source must not stop the others; readiness names it.
+        this.#connectionErrors.set(sourceConfig.name, err instanceof Error ? err.message : String(err));
+        log.error({ source: sourceConfig.name, err }, 'source not connected');
+      }
+    }
+    for (const source of connections) {
+      this.#runtimes.push(startSourceRuntime({
+        source, informers: this.#informers, cache, purger: cachePurger(cache), metrics,
+        log: log.child({ source: source.name }), workers: config.workers,
+        observeLag: (seconds) => metrics.replicationLag.observe({ shard: source.name }, seconds),
+      }));
+    }
+  }
+
+  /** stop stops every runtime, then every informer. */
+  async stop(): Promise<void> {
+    await Promise.all(this.#runtimes.splice(0).map((runtime) => runtime.stop()));
+    this.#informers.stopAll();
+  }
+
+  /** check throws why a source cannot serve: not connected, not started, or its runtime's reason. */
+  check(name: string): void {
+    const error = this.#connectionErrors.get(name);
+    if (error) throw new Error(error);
+    const runtime = this.runtime(name);
+    if (!runtime) throw new Error('not started');
+    runtime.check();
+  }
+
+  /** clusterCachedResources are every source's CCRs, as reported. */
+  clusterCachedResources(): KubeObject[] {
+    return this.#runtimes.flatMap((r) => r.clusterCachedResources());
+  }
+
+  /** hasReplicated tells whether the cache holds at least the wanted version of its source. */
+  hasReplicated(wanted: MinResourceVersion): boolean {
+    const runtime = this.runtime(wanted.shard);
+    return runtime !== undefined && replicatedAtLeast(runtime.replicationProgress(wanted.cluster), wanted);
+  }
+}

@@ -1,0 +1,81 @@
+// The config file's schema: one place for every field's type, range, default and meaning. The
+// validator (config-validator.ts) checks a file against it and fills in the defaults; the
+// config's types (config.ts) are derived from it; the README's field table is checked against it.
+
+import { Type } from '@sinclair/typebox';
+import { getHeapStatistics } from 'node:v8';
+import { AuthSchema } from './auth-schema.js';
+import { DURATION_EXAMPLES } from './duration.js';
+import { GVK_FORMAT } from './gvk.js';
+import { listOf, logicalClusterName, nonEmptyString, oneOf, section, strictObject, wholeNumber } from './schema-builders.js';
+
+/** LOG_LEVELS are pino's levels. */
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/**
+ * DEFAULT_EVENT_WINDOW_BYTES is an eighth of this process's V8 heap limit (so it follows
+ * --max-old-space-size): the two windows keep at most a quarter of the heap in old versions, and
+ * the rest stays for the current objects and the requests in flight.
+ */
+export const DEFAULT_EVENT_WINDOW_BYTES = Math.floor(getHeapStatistics().heap_size_limit / 8);
+
+/** DEFAULT_CACHE_TTL is the seed's overlay entry lifetime; a ttl of 0 means it too. */
+export const DEFAULT_CACHE_TTL = '2m';
+
+/** SourceSchema is one more Kubernetes-compatible API server to replicate from. */
+export const SourceSchema = strictObject({
+  name: Type.String({ pattern: '^[a-z0-9]([a-z0-9-]*[a-z0-9])?$', title: 'lowercase DNS label', hint: 'must be a lowercase DNS label', description: 'the source\'s name, the `shard` of its objects' }),
+  kind: oneOf(['kube', 'kcp'], { default: 'kube', description: '`kube`: one cluster; `kcp`: a kcp-style server, read across `/clusters/*`' }),
+  kubeconfig: Type.Optional(nonEmptyString({ defaultText: 'the default kubeconfig', description: 'path of the kubeconfig that reaches it' })),
+  context: Type.Optional(nonEmptyString({ defaultText: 'its current context', description: 'the kubeconfig context to use' })),
+  cluster: Type.Optional(logicalClusterName({ defaultText: 'the source name (`root` for kcp)', description: 'the logical cluster of every object of a `kube` source' })),
+});
+
+const CacheSchema = section({
+  enabled: Type.Boolean({ default: false, description: 'turn the read-your-writes overlay on' }),
+  gvks: listOf(Type.String({ format: 'gvk', title: `\`${GVK_FORMAT}\``, hint: `must be ${GVK_FORMAT}` }), { default: [], description: 'the kinds whose writes are overlaid (`v1/Secret` for the core group)' }),
+  ttl: Type.String({
+    format: 'duration', maxDuration: '24h', default: DEFAULT_CACHE_TTL, title: 'duration',
+    hint: `must be a duration such as ${DURATION_EXAMPLES}`, description: `how long an overlay entry may live (see Durations); 0 means ${DEFAULT_CACHE_TTL}`,
+  }),
+});
+
+const WebsocketSchema = section({
+  maxMessageBytes: wholeNumber(1024, 64 * 1024 * 1024, { default: 128 * 1024, description: 'largest frame a connection may send (larger: close 1009)' }),
+  messagesPerSecond: wholeNumber(1, 1_000_000, { default: 10, description: 'messages a connection may send per second (more: close 1008)' }),
+  messageBurst: wholeNumber(1, 10_000_000, { default: 30, description: 'burst above that rate' }),
+  initTimeoutMs: wholeNumber(100, 600_000, { default: 10_000, description: 'time to send `connection_init` (then: close 4408)' }),
+});
+
+/** ConfigSchema is the whole config file. */
+export const ConfigSchema = strictObject({
+  host: Type.String({ pattern: '^[A-Za-z0-9.:[\\]-]+$', default: '127.0.0.1', title: 'host name or IP address', hint: 'must be a host name or IP address', description: 'address to listen on' }),
+  port: wholeNumber(0, 65535, { default: 8080, description: 'port to listen on; 0 picks a free one' }),
+  logLevel: oneOf(LOG_LEVELS, { default: 'info', description: 'level of the JSON logs' }),
+  embedded: section({
+    enabled: Type.Boolean({ default: true, description: 'serve the embedded kube-compatible source at `/clusters/{cluster}`' }),
+    clusters: listOf(logicalClusterName(), { default: ['root'], title: 'list of logical cluster names', description: 'logical clusters it creates at start' }),
+  }),
+  sources: listOf(SourceSchema, { default: [], description: 'more sources, each reached through a kubeconfig' }),
+  cache: CacheSchema,
+  store: section({
+    eventWindow: wholeNumber(100, 10_000_000, { default: 100_000, description: 'events each store keeps for resuming watches' }),
+    eventWindowBytes: wholeNumber(1 << 20, 2 ** 40, { default: DEFAULT_EVENT_WINDOW_BYTES, defaultText: 'an eighth of the heap limit', description: 'estimated object bytes those events may hold (see below)' }),
+  }),
+  watch: section({
+    timeoutSeconds: wholeNumber(1, 86_400, { default: 1800, description: 'longest a watch stays open (clients then re-watch)' }),
+    bookmarkIntervalSeconds: wholeNumber(0, 3600, { default: 60, description: 'how often a watch that allows bookmarks gets one; 0 = never' }),
+    maxBufferedBytes: wholeNumber(65_536, 1 << 30, { default: 16 * 1024 * 1024, description: 'bytes buffered for one slow watch, SSE stream or subscription before it is ended' }),
+  }),
+  limits: section({
+    bodyBytes: wholeNumber(1024, 64 * 1024 * 1024, { default: 3 * 1024 * 1024, description: 'largest request body (larger: 413)' }),
+    maxEventLoopDelayMs: wholeNumber(0, 60_000, { default: 1000, description: 'event-loop delay above which requests are shed with 503; 0 = never' }),
+    minResourceVersionWaitMs: wholeNumber(0, 60_000, { default: 5000, description: 'longest a read with `minResourceVersion` waits (then: 504)' }),
+  }),
+  graphql: section({ websocket: WebsocketSchema }),
+  workers: section({
+    clusterCachedResources: wholeNumber(1, 64, { default: 2, description: 'reconcile workers of each ClusterCachedResources controller' }),
+    replication: wholeNumber(1, 64, { default: 2, description: 'reconcile workers of each replication controller' }),
+  }),
+  auth: Type.Optional(AuthSchema),
+});
