@@ -1,5 +1,5 @@
 # Build: compile TypeScript to dist/ with the full dependency set.
-FROM node:20-slim AS build
+FROM node:24-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
@@ -7,12 +7,14 @@ COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 RUN npm run build
 
-# Run: production dependencies and compiled code only, as the unprivileged node user.
-FROM node:20-slim
+# Run: production dependencies and compiled code only, as the unprivileged node user. The image's
+# own Node 24 runs the service, so no install scripts: they would only fetch a second Node binary
+# (the `node` package) and check esbuild's (used by tsx, which the image does not run).
+FROM node:24-slim
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=8080
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/dist ./dist
 COPY schema ./schema
 COPY openapi ./openapi

@@ -39,7 +39,7 @@ const profiler = process.env.CPU_PROF ? new PhaseProfiler(process.env.CPU_PROF) 
 const PROFILE_GROUPS: Readonly<Record<string, RegExp>> = {
   'embedded API server (src/apiserver: list pages, watch stream encoding)': /src\/apiserver\//,
   'fastify / light-my-request / avvio': /(^| )fastify|find-my-way|avvio/,
-  'HTTP client (node-fetch, client-node Watch, byline)': /node-fetch|@kubernetes\/client-node|byline/,
+  'HTTP client (undici, client-node Watch)': /undici|@kubernetes\/client-node/,
   'node: http/net/stream internals': / node:(_http|http|net|internal\/(streams|http|net|stream_base))/,
   'reflector + informer cache (src/kube)': /src\/kube\//,
   'replication controller + reconcile (src/controllers/replication)': /src\/controllers\/replication\//,

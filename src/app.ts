@@ -95,7 +95,8 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
       const address = await fastify.listen({ host: config.host, port: config.port });
       serving = true;
       sources.start(loopbackUrl(address), auth.internalToken);
-      logger.info({ address }, 'cachegate is serving');
+      // The Node.js version says which runtime serves: npm scripts run the one package.json installs.
+      logger.info({ address, node: process.version }, 'cachegate is serving');
       return address;
     },
     async stop(stopOpts: StopOptions = {}) {

@@ -1,9 +1,14 @@
 // The HTTP layer of one source: a kubeconfig (auth, TLS, proxy) turned into plain requests and
-// watch streams. This file and nothing else touches @kubernetes/client-node's KubeConfig and
-// Watch, so the rest of cachegate sees only its own types.
+// watch streams. This file and nothing else touches @kubernetes/client-node's KubeConfig, so the
+// rest of cachegate sees only its own types. Requests and watches go through undici's fetch, as
+// client-node's own do: the kubeconfig's headers come with an undici dispatcher for TLS and proxy.
+// Watch streams are read here rather than by client-node's Watch, which ends any watch that has
+// carried no data for 30 s: a quiet resource would be re-watched, and re-checked, forever.
 
-import { KubeConfig, Watch } from '@kubernetes/client-node';
-import fetch, { Headers } from 'node-fetch';
+import { STATUS_CODES } from 'node:http';
+import { HttpMethod, KubeConfig, RequestContext } from '@kubernetes/client-node';
+import { fetch } from 'undici';
+import type { HeadersInit, Response } from 'undici';
 
 /** REQUEST_TIMEOUT_MS bounds a non-watch request, so a hung server cannot stall a reflector forever. */
 const REQUEST_TIMEOUT_MS = 30_000;
@@ -81,58 +86,124 @@ export class SourceTransport {
     return new SourceTransport(kc);
   }
 
-  /** send makes one request; network failures are thrown as they come (callers name the source). */
+  /** send makes one request; network failures are thrown with their cause in the message (callers name the source). */
   async send(req: TransportRequest): Promise<TransportResponse> {
-    const init = await this.#kubeConfig.applyToFetchOptions({});
-    const headers = new Headers(init.headers);
-    headers.set('accept', 'application/json');
-    if (req.contentType !== undefined) headers.set('content-type', req.contentType);
-    const res = await fetch(this.server + req.path, {
-      ...init,
-      method: req.method,
-      headers,
-      ...(req.body === undefined ? {} : { body: req.body }),
-      ...(req.signal === undefined ? {} : { signal: req.signal }),
-      timeout: REQUEST_TIMEOUT_MS,
-    });
-    return { status: res.status, body: await res.text() };
+    const timeout = AbortSignal.timeout(REQUEST_TIMEOUT_MS);
+    try {
+      const res = await this.#fetch(this.server + req.path, {
+        method: req.method,
+        signal: req.signal === undefined ? timeout : AbortSignal.any([req.signal, timeout]),
+        ...(req.contentType === undefined ? {} : { contentType: req.contentType }),
+        ...(req.body === undefined ? {} : { body: req.body }),
+      });
+      return { status: res.status, body: await res.text() };
+    } catch (err) {
+      throw withCause(err);
+    }
   }
 
-  /** watch opens a watch on a collection path; callbacks run until end() has been called once. */
+  /**
+   * watch opens a watch on a collection path and resolves once the response headers arrived (or
+   * it failed); callbacks run until end() has been called once. The stream is kept until the
+   * server ends it, the connection breaks or abort() is called.
+   */
   async watch(path: string, query: Readonly<Record<string, string>>, callbacks: WatchCallbacks): Promise<WatchStream> {
-    let aborting = false;
+    const url = new URL(this.server + path);
+    url.searchParams.set('watch', 'true');
+    for (const [key, value] of Object.entries(query)) url.searchParams.set(key, value);
+    const controller = new AbortController();
     let ended = false;
-    const end = (err: unknown): void => {
+    const end = (failure: TransportFailure | undefined): void => {
       if (ended) return;
       ended = true;
-      callbacks.end(err ? failureOf(err, aborting) : undefined);
+      callbacks.end(failure);
     };
-    const onEvent = (type: string, object: unknown): void => {
-      if (!ended) callbacks.event(type, object);
+    const failed = (err: unknown): void => end(controller.signal.aborted ? undefined : failureOf(err));
+    const stream: WatchStream = {
+      abort: () => {
+        controller.abort();
+        end(undefined);
+      },
     };
+    let res: Response;
     try {
-      const controller = await new Watch(this.#kubeConfig).watch(path, query, onEvent, end);
-      return {
-        abort: () => {
-          aborting = true;
-          controller.abort();
-          end(undefined);
-        },
-      };
+      res = await this.#fetch(url.toString(), { method: 'GET', signal: controller.signal });
     } catch (err) {
-      // Watch throws before its fetch starts (e.g. an agent that cannot be built).
-      end(err);
-      return { abort: () => undefined };
+      failed(err);
+      return stream;
     }
+    if (res.status !== 200 || res.body === null) {
+      await res.body?.cancel().catch(() => undefined);
+      end({ message: `HTTP ${res.status} ${res.statusText || STATUS_CODES[res.status] || ''}`.trimEnd(), status: res.status, aborted: false });
+      return stream;
+    }
+    readEvents(res.body, (type, object) => {
+      if (!ended) callbacks.event(type, object);
+    }).then(() => end(undefined), failed);
+    return stream;
+  }
+
+  /** #fetch sends one request with the kubeconfig's credentials: headers (token, basic auth) and a dispatcher for TLS or a proxy. */
+  async #fetch(url: string, opts: { method: TransportRequest['method']; signal: AbortSignal; contentType?: string; body?: string }): Promise<Response> {
+    const context = new RequestContext(url, HttpMethod[opts.method]);
+    await this.#kubeConfig.applySecurityAuthentication(context);
+    const headers: HeadersInit = { ...context.getHeaders(), accept: 'application/json' };
+    if (opts.contentType !== undefined) headers['content-type'] = opts.contentType;
+    return fetch(url, {
+      method: opts.method,
+      headers,
+      dispatcher: context.getDispatcher(),
+      signal: opts.signal,
+      ...(opts.body === undefined ? {} : { body: opts.body }),
+    });
   }
 }
 
-/** failureOf describes a watch failure in our own terms. */
-function failureOf(err: unknown, aborting: boolean): TransportFailure {
-  const message = err instanceof Error ? err.message : String(err);
-  const status = typeof err === 'object' && err !== null ? (err as { statusCode?: unknown }).statusCode : undefined;
-  const aborted = aborting || (err instanceof Error && err.name === 'AbortError');
-  return typeof status === 'number' ? { message: `HTTP ${status} ${message}`, status, aborted } : { message, aborted };
+/** readEvents reads a watch body of newline-delimited JSON events until it ends; a line that is not an event is skipped. */
+async function readEvents(body: AsyncIterable<Uint8Array>, onEvent: (type: string, object: unknown) => void): Promise<void> {
+  const decoder = new TextDecoder();
+  let pending = '';
+  const emit = (line: string): void => {
+    const event = parseEvent(line);
+    if (event) onEvent(event.type, event.object);
+  };
+  for await (const chunk of body) {
+    const text = decoder.decode(chunk, { stream: true });
+    // A large event comes in many chunks: only a chunk that ends a line splits what is pending.
+    if (!text.includes('\n')) {
+      pending += text;
+      continue;
+    }
+    const lines = (pending + text).split('\n');
+    pending = lines.pop() ?? '';
+    for (const line of lines) emit(line);
+  }
+  emit(pending + decoder.decode());
+}
+
+function parseEvent(line: string): { type: string; object: unknown } | undefined {
+  if (line.trim() === '') return undefined;
+  try {
+    const event = JSON.parse(line) as { type?: unknown; object?: unknown };
+    return typeof event.type === 'string' ? { type: event.type, object: event.object } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** failureOf describes how a watch broke, in our own terms. */
+function failureOf(err: unknown): TransportFailure {
+  return { message: withCause(err).message, aborted: err instanceof Error && err.name === 'AbortError' };
+}
+
+/**
+ * withCause puts a fetch failure's cause into its message: undici says only "fetch failed", and
+ * the why (connect ECONNREFUSED 127.0.0.1:1, a certificate that does not verify) is its cause.
+ */
+function withCause(err: unknown): Error {
+  if (!(err instanceof Error)) return new Error(String(err));
+  if (!(err.cause instanceof Error) || err.message.includes(err.cause.message)) return err;
+  return new Error(`${err.message}: ${err.cause.message}`, { cause: err });
 }
 
 /**

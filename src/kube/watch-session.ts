@@ -72,7 +72,7 @@ export function runWatch(opts: WatchSessionOptions): Promise<WatchOutcome> {
 
 /**
  * endOutcome maps how a stream ended: cleanly or by our own abort → re-watch; 410 → relist; 504 →
- * relist too (client-node drops the refusal's body, and a watch refused with 504 is kube-apiserver's
+ * relist too (the transport keeps only a refusal's status, and a watch refused with 504 is kube-apiserver's
  * "too large resource version"; after a gateway's timeout a re-list is merely cautious); else an error.
  */
 function endOutcome(failure: TransportFailure | undefined): WatchOutcome | Error {

@@ -1,6 +1,7 @@
-// @kubernetes/client-node 1.4.0 informers, unmodified, against the embedded source: the informer
-// sends only `watch=true&resourceVersion=…`, re-watches as soon as a stream ends and re-lists on
-// 410. Writes go through the client's own API classes.
+// @kubernetes/client-node informers (2.0.1), unmodified, against the embedded source: the informer
+// sends only `watch=true&resourceVersion=…`, re-watches when a stream ends (at once, then after a
+// pause growing from 1 s while no event comes between two ends) and re-lists on 410. Writes go
+// through the client's own API classes.
 
 import { afterEach, describe, expect, it } from 'vitest';
 import { CoreV1Api, CustomObjectsApi, KubeConfig, makeInformer } from '@kubernetes/client-node';

@@ -27,6 +27,21 @@ export interface Started {
   killAll(): void;
   /** serverPid is the pid of the node process serving (from its log line), which gets the signals in production. */
   serverPid(): number;
+  /** serverNode is the Node.js version the serving process runs on (from the same log line). */
+  serverNode(): string;
+}
+
+/** ServingLine is the log line a process writes once it serves. */
+interface ServingLine {
+  readonly pid: number;
+  readonly node: string;
+}
+
+function servingLine(stdout: string): ServingLine {
+  for (const line of stdout.split('\n')) {
+    if (line.includes('"cachegate is serving"')) return JSON.parse(line) as ServingLine;
+  }
+  throw new Error('the server has not logged that it is serving');
 }
 
 /** startProcess runs `npm start -- <args>` in the project root. */
@@ -54,12 +69,8 @@ export function startProcess(args: readonly string[], env: Record<string, string
         // already gone
       }
     },
-    serverPid: () => {
-      for (const line of stdout.split('\n')) {
-        if (line.includes('"cachegate is serving"')) return (JSON.parse(line) as { pid: number }).pid;
-      }
-      throw new Error('the server has not logged that it is serving');
-    },
+    serverPid: () => servingLine(stdout).pid,
+    serverNode: () => servingLine(stdout).node,
   };
 }
 

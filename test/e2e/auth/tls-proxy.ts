@@ -14,6 +14,8 @@ import { promisify } from 'node:util';
 /** TlsProxy is a running proxy: its https base URL and how to stop it. */
 export interface TlsProxy {
   readonly url: string;
+  /** certificate is the proxy's self-signed certificate (PEM), for a client that verifies it. */
+  readonly certificate: string;
   close(): Promise<void>;
 }
 
@@ -39,6 +41,7 @@ export async function startTlsProxy(target: string): Promise<TlsProxy> {
   const { port } = server.address() as AddressInfo;
   return {
     url: `https://127.0.0.1:${port}`,
+    certificate: tls.cert.toString(),
     close: () => new Promise((resolve) => {
       server.closeAllConnections();
       server.close(() => resolve());
