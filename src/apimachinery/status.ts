@@ -70,10 +70,13 @@ export function readyStatusReply(reply: FastifyReply, error: AppError): KubeStat
  * sendError is the error handler of every route: anything thrown is answered as a Status. A
  * server fault (5xx) is logged at error, with the error under `err` (its message is hidden from
  * the client); a client's mistake is not logged here: the request's own line carries its status.
+ * A 5xx that tells the client to retry later (Retry-After: a version not reached yet, a wait past
+ * its bound, shedding) is the service working as documented, so it is a warning.
  */
 export function sendError(thrown: unknown, req: FastifyRequest, reply: FastifyReply): FastifyReply {
   const error = toAppError(thrown);
-  if (error.httpStatus >= 500) req.log.error({ err: thrown }, 'request failed');
+  if (error.httpStatus >= 500 && error.details.retryAfterSeconds !== undefined) req.log.warn({ err: thrown }, 'request answered: retry later');
+  else if (error.httpStatus >= 500) req.log.error({ err: thrown }, 'request failed');
   return sendStatus(reply, error);
 }
 

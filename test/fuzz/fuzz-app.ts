@@ -100,10 +100,12 @@ export async function fire(port: number, requests: readonly FuzzRequest[], concu
   return { offenders, statuses, clientPorts };
 }
 
-// A read whose minResourceVersion the cache has not reached within the bound is 504 with
-// Retry-After, as Kubernetes answers a too-new resourceVersion: the contract openapi.yaml documents.
+// Two 504s are the contract, not faults, both with Retry-After: a read whose minResourceVersion
+// the cache has not reached within the bound (openapi.yaml documents it), and a kube-API list or
+// watch from a resourceVersion the store has not reached (kube-apiserver's ResourceVersionTooLarge).
 function isContractTimeout(req: FuzzRequest, response: FuzzResponse): boolean {
-  return response.status === 504 && /[?&]minResourceVersion=/.test(req.path) && /\r\nretry-after: \d+/i.test(response.head);
+  if (response.status !== 504 || !/\r\nretry-after: \d+/i.test(response.head)) return false;
+  return /[?&]minResourceVersion=/.test(req.path) || (/[?&]resourceVersion=/.test(req.path) && response.body.includes('"ResourceVersionTooLarge"'));
 }
 
 /** report prints offenders and the server's error lines as one readable failure message. */

@@ -2,7 +2,8 @@
 //   case 1: a client's mistake (4xx) is never logged at error level: its request line (info)
 //           carries its status, and a request Node's parser refuses is logged at info;
 //   case 2: a server fault (5xx) is logged at error, with `msg` and the error under `err`;
-//   case 3: a GraphQL subscription refused for a malformed selector is logged at info with the
+//   case 3: a 5xx that tells the client to retry later (Retry-After) is logged at warn;
+//   case 4: a GraphQL subscription refused for a malformed selector is logged at info with the
 //           error under `err` (not at error level, not as an array under "0"), and the client
 //           still gets its BAD_REQUEST error.
 
@@ -12,6 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../src/app.js';
 import type { App } from '../../../src/app.js';
 import { eventually, request } from '../../helpers/kube-http.js';
+import { kubeconfigFor } from '../../helpers/kubeconfig.js';
+import { freePort } from '../../helpers/process.js';
 import { testConfig } from '../../helpers/test-app.js';
 import { record, wsClient } from '../../e2e/graphql/graphql-http.js';
 import { rawRequest } from './raw-http.js';
@@ -27,7 +30,9 @@ describe('error logs', () => {
 
   beforeAll(async () => {
     const sink = new Writable({ write: (chunk, _encoding, done) => { lines.push(JSON.parse(String(chunk)) as LogLine); done(); } });
-    app = await buildApp(testConfig({ logLevel: 'debug', limits: { bodyBytes: 4096, minResourceVersionWaitMs: 50 } }), { logger: pino({ level: 'debug' }, sink) });
+    // A source nobody listens on: writes to it are a server-side fault.
+    const down = { name: 'down', kind: 'kcp', kubeconfig: kubeconfigFor(`http://127.0.0.1:${await freePort()}`) };
+    app = await buildApp(testConfig({ logLevel: 'debug', sources: [down], limits: { bodyBytes: 4096, minResourceVersionWaitMs: 50 } }), { logger: pino({ level: 'debug' }, sink) });
     url = await app.start();
   });
   afterAll(async () => app?.stop());
@@ -68,13 +73,21 @@ describe('error logs', () => {
   });
 
   it('case 2: a server fault (5xx) is logged at error with msg and err', async () => {
-    const res = await request('GET', `${url}/v1/cachedobjects?minResourceVersion=elsewhere/root/1`, undefined, 'application/json', { 'x-request-id': 'server-fault' });
-    expect(res.status).toBe(504);
+    const res = await request('POST', `${url}/v1/objects/core/v1/configmaps?shard=down&cluster=root&namespace=default`, { metadata: { name: 'x' } }, 'application/json', { 'x-request-id': 'server-fault' });
+    expect(res.status).toBe(503);
     const failed = (await linesOf('server-fault')).find((l) => l.level === ERROR_LEVEL);
-    expect(failed).toMatchObject({ msg: 'request failed', err: { type: 'AppError', message: expect.stringContaining('has not replicated') } });
+    expect(failed).toMatchObject({ msg: 'request failed', err: { type: 'AppError', message: expect.stringContaining('unreachable') } });
   });
 
-  it('case 3: a subscription with a malformed selector is logged at info with err, and answered BAD_REQUEST', async () => {
+  it('case 3: a 5xx that asks the client to retry later is logged at warn, not error', async () => {
+    const res = await request('GET', `${url}/v1/cachedobjects?minResourceVersion=elsewhere/root/1`, undefined, 'application/json', { 'x-request-id': 'retry-later' });
+    expect(res.status).toBe(504);
+    const logged = await linesOf('retry-later');
+    expect(logged.filter((l) => l.level >= ERROR_LEVEL)).toEqual([]);
+    expect(logged.find((l) => l.level === 40)).toMatchObject({ err: { type: 'AppError', message: expect.stringContaining('has not replicated') } });
+  });
+
+  it('case 4: a subscription with a malformed selector is logged at info with err, and answered BAD_REQUEST', async () => {
     const client = wsClient(url);
     try {
       const before = lines.length;
