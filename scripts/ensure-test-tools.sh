@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Installs the real clients the tests drive, when this machine lacks them: the Python Kubernetes
-# client (Debian's python3-kubernetes, used with /usr/bin/python3) and the headless browser of the
+# client (Debian's python3-kubernetes, used with /usr/bin/python3), the headless browser of the
 # page tests (Debian's chromium, driven by playwright-core; playwright's own browser downloads
-# cannot reach their hosts, so `npx playwright install` is never used). kubectl is part of the
+# cannot reach their hosts, so `npx playwright install` is never used) and etcd, whose processes
+# the etcd backend's tests start themselves (Debian's etcd-server and etcd-client: /usr/bin/etcd
+# and /usr/bin/etcdctl; the packaged service is not used). kubectl is part of the
 # machine image; its absence is reported, since the tests that need it must fail loudly.
 # Runs before `npm test` (npm's pretest), so `npm ci && npm test` works on a fresh machine.
 set -euo pipefail
@@ -13,6 +15,12 @@ if ! /usr/bin/python3 -c 'import kubernetes' >/dev/null 2>&1; then
 fi
 if [ ! -x /usr/bin/chromium ]; then
   missing+=(chromium)
+fi
+if [ ! -x /usr/bin/etcd ]; then
+  missing+=(etcd-server)
+fi
+if [ ! -x /usr/bin/etcdctl ]; then
+  missing+=(etcd-client)
 fi
 
 if [ ${#missing[@]} -gt 0 ]; then

@@ -11,15 +11,14 @@ import type { Config } from './config/config.js';
 import { createEmbeddedSource } from './apiserver/embedded/embedded-source.js';
 import { ActiveWatches } from './apiserver/watch-stream.js';
 import { createAuthRuntime } from './app/auth-runtime.js';
-import { createCacheStore } from './app/cache-store.js';
 import { createDataPlane, createOverlay } from './app/data-plane.js';
 import { registerHttpSurfaces } from './app/http-plugins.js';
 import { createHttpServer } from './app/http-server.js';
 import { readinessChecks } from './app/readiness.js';
 import { Sources } from './app/sources.js';
+import { openState } from './app/state.js';
 import { createMetrics } from './metrics/metrics.js';
 import type { ReadModel } from './read/read-model.js';
-import { MemoryStore } from './store/memory-store.js';
 import type { ResourceStore } from './store/store.js';
 import type { WriteService } from './write/write-service.js';
 
@@ -52,10 +51,8 @@ export interface AppOptions {
 export async function buildApp(config: Config, opts: AppOptions = {}): Promise<App> {
   const logger = opts.logger ?? pino({ level: config.logLevel, redact: ['req.headers.authorization', 'headers.authorization'] });
   const { fastify, connections } = createHttpServer(logger, config.limits.bodyBytes);
-  const stores = {
-    source: new MemoryStore({ eventWindow: config.store.eventWindow, eventWindowBytes: config.store.eventWindowBytes }),
-    cache: createCacheStore(config.store.eventWindow, config.store.eventWindowBytes),
-  };
+  const state = await openState(config, logger);
+  const stores = { source: state.source, cache: state.cache };
   const embedded = createEmbeddedSource(stores.source);
   const overlay = createOverlay(config, stores.cache);
   const watches = { embedded: new ActiveWatches(), cache: new ActiveWatches() };
@@ -70,7 +67,7 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
   const data = createDataPlane(config, stores.cache, sources, overlay);
   const auth = createAuthRuntime(config.auth);
   let serving = false;
-  const readiness = readinessChecks(() => serving, sources);
+  const readiness = readinessChecks(() => serving, sources, state.backend);
   await registerHttpSurfaces(fastify, { config, auth, metrics, readiness, data, stores, embedded, watches });
 
   // The root's hook runs before the plugins' (which end watches and streams). The controllers
@@ -83,6 +80,8 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
     await sources.stop();
     await connections.stopAccepting();
   });
+  // The state closes last: requests in flight may still write until the listener has closed.
+  fastify.addHook('onClose', () => state.close());
 
   return {
     fastify,

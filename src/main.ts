@@ -2,6 +2,8 @@
 
 import { readFileSync } from 'node:fs';
 import { buildApp } from './app.js';
+import type { App } from './app.js';
+import { StorageOpenError } from './storage/storage-open-error.js';
 import { ConfigError } from './config/config-error.js';
 import { loadConfig } from './config/load-config.js';
 import type { Config } from './config/config.js';
@@ -26,7 +28,20 @@ function readConfigOrExit(): Config {
  */
 const SHUTDOWN_DELAY_MS = 2000;
 
-const app = await buildApp(readConfigOrExit());
+async function buildOrExit(config: Config): Promise<App> {
+  try {
+    return await buildApp(config);
+  } catch (err) {
+    // State that cannot be opened as configured must not become a silent empty start.
+    if (err instanceof StorageOpenError) {
+      process.stderr.write(`cachegate: ${err.message}\n`);
+      process.exit(2);
+    }
+    throw err;
+  }
+}
+
+const app = await buildOrExit(readConfigOrExit());
 let stopping = false;
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.on(signal, () => {

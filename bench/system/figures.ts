@@ -4,6 +4,9 @@
 import type { FacadeFigures } from '../lib/facade-figures.js';
 import type { LoadResult } from '../lib/load-generator.js';
 import type { ObjectShape } from '../lib/bench-objects.js';
+import type { DurablePhaseResult } from './durable-phase.js';
+import { durableFigures } from './durable-figures.js';
+import { count, fmt, ms } from './figure-format.js';
 import type { Memory } from './processes.js';
 import type { LagResult, SyncResult } from './replication.js';
 
@@ -38,18 +41,19 @@ export interface Figure {
 }
 
 const GiB = 1024 ** 3;
-const fmt = (n: number): string => Math.round(n).toLocaleString('en-US');
-const ms = (n: number): string => `${n < 10 ? n.toFixed(2) : n.toFixed(1)} ms`;
-const count = (n: number): string => (n >= 1e6 ? `${n / 1e6}M` : `${n / 1e3}k`);
 
-/** figuresOf builds every row from the phases: facade, sync, lag, memory, point reads, scale. */
-export function figuresOf(phases: readonly PhaseResult[], headlineN: number, scaleTargetN: number): Figure[] {
+/**
+ * figuresOf builds every row from the phases: facade, sync, lag, memory, point reads (memory
+ * backend), then each durable backend's rows, then scale (the last memory phase).
+ */
+export function figuresOf(phases: readonly PhaseResult[], durable: readonly DurablePhaseResult[], headlineN: number, scaleTargetN: number): Figure[] {
   const figures: Figure[] = [];
   for (const p of phases) if (p.facade) figures.push(...facadeFigures(p.facade, p.n));
   for (const p of phases) figures.push(syncFigure(p, p.n === headlineN));
   for (const p of phases) figures.push(...lagFigures(p));
   for (const p of phases) figures.push(...memoryFigures(p, p.n === headlineN));
   for (const p of phases) figures.push(pointReadFigure(p));
+  for (const d of durable) figures.push(...durableFigures(d, phases.find((p) => p.n === d.n)?.pointRead));
   const scale = phases[phases.length - 1];
   if (scale) figures.push(...scaleFigures(scale, scaleTargetN));
   return figures;
@@ -156,6 +160,6 @@ function pointReadFigure(p: PhaseResult): Figure {
   const r = p.pointRead;
   return {
     id: `point_read.${p.n}`, name: `point read of random objects among ${count(p.n)}, p99`, value: r.p99, unit: 'ms',
-    text: `p99 ${ms(r.p99)} (p50 ${ms(r.p50)}, ${fmt(r.rps)} req/s, 32 connections)`,
+    text: `p99 ${ms(r.p99)} (p50 ${ms(r.p50)}, ${fmt(r.rps)} req/s, 32 connections, median of runs by req/s; server CPU ${r.serverCpuUs?.toFixed(1) ?? '?'} µs per request)`,
   };
 }

@@ -44,7 +44,9 @@ export async function startSource(heapMb: number): Promise<SourceProcess> {
       child.send(req);
       return reply;
     },
-    stop: () => stopChild(child),
+    stop: async () => {
+      await stopChild(child);
+    },
   };
 }
 
@@ -54,16 +56,47 @@ export interface Memory {
   readonly heapUsed: number;
 }
 
+/** StoreUnderTest is the measured process's `store` backend and what that backend needs. */
+export type StoreUnderTest =
+  | { readonly backend: 'memory' }
+  | { readonly backend: 'local'; readonly dataDir: string; readonly fsync: boolean }
+  | { readonly backend: 'etcd'; readonly endpoints: readonly string[]; readonly prefix: string };
+
+/** MeasuredOptions configure one measured cachegate. */
+export interface MeasuredOptions {
+  readonly store: StoreUnderTest;
+  /** heapMb: old-space limit; undefined = Node's default, as `npm start` runs. */
+  readonly heapMb?: number;
+  /** replicationWorkers overrides `workers.replication`; undefined = the config's default. */
+  readonly replicationWorkers?: number;
+}
+
+/** StopReport says how a measured process ended after SIGTERM. */
+export interface StopReport {
+  readonly ms: number;
+  /** graceful: it exited by itself, not by the SIGKILL sent 10 s after SIGTERM. */
+  readonly graceful: boolean;
+  readonly code: number | null;
+}
+
 /** MeasuredProcess is a running cachegate under measurement. */
 export interface MeasuredProcess {
   readonly url: string;
   readonly pid: number;
+  /** readyMs is the time from spawn to the first /readyz 200. */
+  readonly readyMs: number;
   memory(): Promise<Memory>;
-  stop(): Promise<void>;
+  stop(): Promise<StopReport>;
 }
 
-/** startMeasured runs cachegate (embedded source off) against the source at sourceUrl. */
-export async function startMeasured(sourceUrl: string, heapMb?: number): Promise<MeasuredProcess> {
+const READY_DEADLINE_MS = 180_000;
+const READY_POLL_MS = 50;
+
+/**
+ * startMeasured runs cachegate (embedded source off) against the source at sourceUrl, with the
+ * given store: a restart over durable state is a second call with the same store.
+ */
+export async function startMeasured(sourceUrl: string, opts: MeasuredOptions): Promise<MeasuredProcess> {
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'cachegate-system-bench-'));
   const kubeconfig = join(dir, 'kubeconfig');
@@ -75,21 +108,34 @@ export async function startMeasured(sourceUrl: string, heapMb?: number): Promise
     'current-context: source',
   ].join('\n'));
   const config = join(dir, 'cachegate.json');
-  writeFileSync(config, JSON.stringify({ port, logLevel: 'warn', embedded: { enabled: false }, sources: [{ name: SHARD, kind: 'kcp', kubeconfig }] }));
-  const heap = heapMb === undefined ? [] : [`--max-old-space-size=${heapMb}`];
+  writeFileSync(config, JSON.stringify({
+    port, logLevel: 'warn', embedded: { enabled: false }, sources: [{ name: SHARD, kind: 'kcp', kubeconfig }], store: storeSection(opts.store),
+    ...(opts.replicationWorkers === undefined ? {} : { workers: { replication: opts.replicationWorkers } }),
+  }));
+  const heap = opts.heapMb === undefined ? [] : [`--max-old-space-size=${opts.heapMb}`];
   // CPU_PROF=<dir>: each measured process writes a .cpuprofile there when it exits.
   const profile = process.env['CPU_PROF'] ? ['--cpu-prof', `--cpu-prof-dir=${process.env['CPU_PROF']}`] : [];
   // NODE_ENV=production, as the image runs it (Dockerfile): libraries skip development checks.
+  // CACHEGATE_DATA_DIR would override the config file's dataDir: the store is the config's alone.
+  const { CACHEGATE_DATA_DIR: _ignored, ...env } = process.env;
+  const spawnedAt = performance.now();
   const child = fork(join(HERE, 'measured-process.ts'), ['--config', config], {
     execArgv: ['--import', 'tsx', '--expose-gc', ...heap, ...profile], stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-    env: { ...process.env, NODE_ENV: 'production' },
+    env: { ...env, NODE_ENV: 'production' },
   });
   const url = `http://127.0.0.1:${port}`;
-  await waitFor(`${url}/readyz`);
+  try {
+    await waitReady(child, `${url}/readyz`);
+  } catch (err) {
+    await stopChild(child);
+    throw err;
+  }
+  const readyMs = performance.now() - spawnedAt;
   const pid = child.pid ?? 0;
   return {
     url,
     pid,
+    readyMs,
     memory: async () => {
       const reply = new Promise<MemoryReply>((resolve) => child.once('message', (m: MemoryReply) => resolve(m)));
       child.send('memory');
@@ -104,17 +150,48 @@ export async function startMeasured(sourceUrl: string, heapMb?: number): Promise
   };
 }
 
+function storeSection(store: StoreUnderTest): Record<string, unknown> {
+  switch (store.backend) {
+    case 'memory': return { backend: 'memory' };
+    case 'local': return { backend: 'local', dataDir: store.dataDir, fsync: store.fsync };
+    case 'etcd': return { backend: 'etcd', etcd: { endpoints: [...store.endpoints], prefix: store.prefix } };
+  }
+}
+
+/** waitReady polls readyz until it answers 200; it fails at once if the process exits meanwhile. */
+async function waitReady(child: ChildProcess, readyz: string): Promise<void> {
+  const deadline = performance.now() + READY_DEADLINE_MS;
+  while (performance.now() < deadline) {
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`the measured process exited while starting (${child.exitCode ?? child.signalCode})`);
+    try {
+      const res = await fetch(readyz);
+      await res.body?.cancel();
+      if (res.status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, READY_POLL_MS));
+  }
+  throw new Error(`${readyz} never answered 200`);
+}
+
 /** vmRss reads a process's resident set size from /proc, in bytes. */
 function vmRss(pid: number): number {
   const kb = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
   return Number(kb) * 1024;
 }
 
-async function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
+async function stopChild(child: ChildProcess): Promise<StopReport> {
+  if (child.exitCode !== null || child.signalCode !== null) return { ms: 0, graceful: child.signalCode === null, code: child.exitCode };
+  const t0 = performance.now();
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-  await exited;
+  let killed = false;
+  const timer = setTimeout(() => {
+    killed = true;
+    child.kill('SIGKILL');
+  }, 10_000);
+  const code = await exited;
   clearTimeout(timer);
+  return { ms: performance.now() - t0, graceful: !killed, code };
 }

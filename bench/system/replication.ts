@@ -61,7 +61,7 @@ export async function syncRun(source: SourceProcess, measured: MeasuredProcess, 
 }
 
 /** copyCount reads the copies' count, or undefined when the request is shed (503, event loop stalled). */
-async function copyCount(measured: MeasuredProcess): Promise<number | undefined> {
+export async function copyCount(measured: MeasuredProcess): Promise<number | undefined> {
   const res = await fetch(`${measured.url}/v1/schemas`);
   if (res.status === 503) return undefined;
   if (res.status !== 200) throw new Error(`GET /v1/schemas: ${res.status} ${await res.text()}`);

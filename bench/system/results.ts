@@ -27,6 +27,8 @@ export interface Results {
   readonly machine: Machine;
   readonly wallSeconds: number;
   readonly loadGenerator: string;
+  /** notes say how the run departed from the default one (run-notes.ts). */
+  readonly notes: readonly string[];
   readonly figures: readonly Figure[];
   readonly series: readonly SeriesPoint[];
 }
@@ -67,6 +69,7 @@ export function markdown(r: Results): string {
   const lines = [
     `Measured ${r.date.slice(0, 10)} on ${m.cores} × ${m.cpu}, ${m.memoryGiB} GiB RAM, Node ${m.node}, Linux ${m.kernel}; `
       + `\`npm run bench\` took ${Math.round(r.wallSeconds)} s. Load generator: ${r.loadGenerator}.`,
+    ...r.notes.map((note) => `\n${note}`),
     '',
     '| figure | value | reference | ratio | target | met |',
     '|---|---|---|---|---|---|',

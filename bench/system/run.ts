@@ -5,24 +5,31 @@
 //   memory before the CCR → initial sync → memory after (heap after a full GC, RSS from /proc)
 //   → lag in the first 2 s after the sync (cold) → steady lag at 500 and 2,000 writes/s
 //   → point reads of random objects (wrk) → at 20k only: the facade figures with their references.
+// Those phases keep their state in memory (store.backend: memory). After the 100k phase, one
+// phase per durable backend (durable-phase.ts: local, then etcd) with 100k widgets measures sync,
+// disk, lag, point reads (as a ratio to the memory backend's at 100k) and a graceful restart.
 // Then it prints every figure and writes bench/results/latest.{json,md} and lag-throughput.svg.
-// Env: SCALE_N (default 1,000,000), LAG_SECONDS (8), SECONDS per load run (5), ROUNDS (5);
-// PHASES=20000,100000 runs only the phases of those counts (for profiling; results are partial).
+// Env: SCALE_N (default 1,000,000), LAG_SECONDS (8), SECONDS per load run (5), ROUNDS (5),
+// POINT_READ_ROUNDS (3); REPLICATION_WORKERS sets the durable phases' workers.replication;
+// PHASES=20000,100000,local,etcd runs only those phases (for profiling; results are partial).
 
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BENCH_GVR, BENCH_NAME_FORMAT, benchObjectName } from '../lib/bench-objects.js';
+import { BENCH_GVR, benchObjectName } from '../lib/bench-objects.js';
 import type { ObjectShape } from '../lib/bench-objects.js';
 import { measureFacade } from '../lib/facade-figures.js';
-import { loadGeneratorName, measure } from '../lib/load-generator.js';
-import type { LoadResult } from '../lib/load-generator.js';
+import { loadGeneratorName } from '../lib/load-generator.js';
+import { runDurablePhase } from './durable-phase.js';
+import type { DurableKind, DurablePhaseResult } from './durable-phase.js';
 import { figuresOf } from './figures.js';
 import type { PhaseResult } from './figures.js';
+import { objectsPath, randomPointReads } from './point-reads.js';
 import { startMeasured, startSource } from './processes.js';
 import type { MeasuredProcess, SourceProcess } from './processes.js';
 import { lagRun, SCHEMA, syncRun } from './replication.js';
 import { machine, printTable, seriesOf, writeResults } from './results.js';
 import { SOURCE_CLUSTER } from './source-protocol.js';
+import { notesOf } from './run-notes.js';
 
 const SCALE_TARGET_N = 1_000_000;
 const SCALE_N = Number(process.env['SCALE_N'] ?? SCALE_TARGET_N);
@@ -31,7 +38,11 @@ const LAG_SECONDS = Number(process.env['LAG_SECONDS'] ?? 8);
 const LOAD_SECONDS = Number(process.env['SECONDS'] ?? 5);
 // Five interleaved rounds: on a shared 2-core machine single runs of one route swing by ±15%.
 const ROUNDS = Number(process.env['ROUNDS'] ?? 5);
+const POINT_READ_ROUNDS = Number(process.env['POINT_READ_ROUNDS'] ?? 3);
 const CONNECTIONS = 32;
+const POINT_READS = { connections: CONNECTIONS, seconds: LOAD_SECONDS, rounds: POINT_READ_ROUNDS };
+const DURABLE: readonly DurableKind[] = ['local', 'etcd'];
+const REPLICATION_WORKERS = process.env['REPLICATION_WORKERS'] === undefined ? undefined : Number(process.env['REPLICATION_WORKERS']);
 const RATES = [500, 2000] as const;
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -56,17 +67,32 @@ async function main(): Promise<void> {
   const t0 = performance.now();
   console.log(`system bench: phases at ${PLAN.map((p) => p.n.toLocaleString('en-US')).join(', ')} objects; ${loadGeneratorName()}; node ${process.version}`);
   const phases: PhaseResult[] = [];
-  const only = process.env['PHASES']?.split(',').map(Number);
-  for (const plan of PLAN) if (!only || only.includes(plan.n)) phases.push(await runPhase(plan));
-  const figures = figuresOf(phases, HEADLINE_N, SCALE_TARGET_N);
+  const durable: DurablePhaseResult[] = [];
+  const only = process.env['PHASES']?.split(',');
+  const runs = (phase: string): boolean => !only || only.includes(phase);
+  for (const plan of PLAN) {
+    if (runs(String(plan.n))) phases.push(await runPhase(plan));
+    if (plan.n !== HEADLINE_N) continue;
+    for (const backend of DURABLE) if (runs(backend)) durable.push(await runDurablePhase(durablePlan(backend)));
+  }
+  const figures = figuresOf(phases, durable, HEADLINE_N, SCALE_TARGET_N);
   const wallSeconds = (performance.now() - t0) / 1000;
   printTable(figures);
+  const notes = notesOf({ scaleN: SCALE_N, scaleTargetN: SCALE_TARGET_N, phases: only, replicationWorkers: REPLICATION_WORKERS, extra: process.env['BENCH_NOTE'] });
   writeResults(ROOT, {
-    date: new Date().toISOString(), machine: machine(), wallSeconds, loadGenerator: `${loadGeneratorName()}, ${CONNECTIONS} connections, ${LOAD_SECONDS} s per run`,
-    figures, series: seriesOf(phases),
+    date: new Date().toISOString(), machine: machine(), wallSeconds,
+    loadGenerator: `${loadGeneratorName()}, ${CONNECTIONS} connections, ${LOAD_SECONDS} s per run; point reads: median of ${POINT_READ_ROUNDS} runs`,
+    notes, figures, series: seriesOf(phases),
   });
   const missed = figures.filter((f) => f.target && !f.target.met).length;
   console.log(`system bench done in ${wallSeconds.toFixed(0)} s; ${missed} target(s) not met; results in bench/results/`);
+}
+
+function durablePlan(backend: DurableKind): Parameters<typeof runDurablePhase>[0] {
+  return {
+    backend, n: HEADLINE_N, syncTimeoutMs: 300_000, lagSeconds: LAG_SECONDS, pointReads: POINT_READS,
+    ...(REPLICATION_WORKERS === undefined ? {} : { replicationWorkers: REPLICATION_WORKERS }),
+  };
 }
 
 async function runPhase(plan: PhasePlan): Promise<PhaseResult> {
@@ -79,7 +105,7 @@ async function runPhase(plan: PhasePlan): Promise<PhaseResult> {
     const seeded = await source.request({ type: 'seed', n: plan.n, shape: plan.shape });
     if (seeded.type !== 'seeded') throw new Error(`source answered ${seeded.type} to seed`);
     step(`source seeded in ${(seeded.ms / 1000).toFixed(1)} s (${Math.round(seeded.avgJsonBytes)} B per object as JSON)`);
-    measured = await startMeasured(source.url, plan.measuredHeapMb);
+    measured = await startMeasured(source.url, { store: { backend: 'memory' }, ...(plan.measuredHeapMb === undefined ? {} : { heapMb: plan.measuredHeapMb }) });
     await settle();
     const memoryBefore = await measured.memory();
     const sync = await syncRun(source, measured, plan.n, plan.syncTimeoutMs);
@@ -92,7 +118,7 @@ async function runPhase(plan: PhasePlan): Promise<PhaseResult> {
       lags.push(await lagRun(source, measured, plan.n, rate, LAG_SECONDS));
       step(`lag at ${rate}/s measured`);
     }
-    const pointRead = await randomPointReads(measured, plan.n);
+    const pointRead = await randomPointReads(measured, plan.n, POINT_READS);
     const facade = plan.facade ? await facadeFigures(measured, plan.n) : undefined;
     if (facade) step('facade figures measured');
     return {
@@ -108,14 +134,6 @@ async function runPhase(plan: PhasePlan): Promise<PhaseResult> {
 /** settle lets the measured process finish what it queued (status writes, GC) before a reading. */
 function settle(): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, 1000));
-}
-
-function objectsPath(name: string): string {
-  return `/v1/objects/${BENCH_GVR.group}/${BENCH_GVR.version}/${BENCH_GVR.resource}/${name}?cluster=${SOURCE_CLUSTER}`;
-}
-
-function randomPointReads(measured: MeasuredProcess, n: number): Promise<LoadResult> {
-  return measure({ url: measured.url, spread: { pathFormat: objectsPath(BENCH_NAME_FORMAT), count: n } }, CONNECTIONS, LOAD_SECONDS);
 }
 
 function facadeFigures(measured: MeasuredProcess, n: number): ReturnType<typeof measureFacade> {

@@ -47,6 +47,18 @@ const WebsocketSchema = section({
   initTimeoutMs: wholeNumber(100, 600_000, { default: 10_000, description: 'time to send `connection_init` (then: close 4408)' }),
 });
 
+const EtcdSchema = section({
+  endpoints: listOf(nonEmptyString({ title: 'URL' }), { default: ['http://127.0.0.1:2379'], title: 'list of URLs', description: 'client URLs of the etcd members' }),
+  prefix: Type.String({ pattern: '^/[^\\s]*[^/\\s]$', default: '/cachegate', title: 'key prefix', hint: 'must start with / and not end with /', description: 'prefix of every key cachegate writes' }),
+  tls: Type.Optional(strictObject({
+    ca: Type.Optional(nonEmptyString({ description: 'PEM file of the CA that signed the members\' certificates' })),
+    cert: Type.Optional(nonEmptyString({ description: 'PEM file of the client certificate' })),
+    key: Type.Optional(nonEmptyString({ description: 'PEM file of the client key' })),
+  }, { description: 'TLS files for `https://` endpoints' })),
+  dialTimeoutSeconds: wholeNumber(1, 300, { default: 5, description: 'how long to wait for a connection to a member' }),
+  compactIntervalMinutes: wholeNumber(0, 1440, { default: 5, description: 'how often old revisions are compacted; 0 = never' }),
+});
+
 /** ConfigSchema is the whole config file. */
 export const ConfigSchema = strictObject({
   host: Type.String({ pattern: '^[A-Za-z0-9.:[\\]-]+$', default: '127.0.0.1', title: 'host name or IP address', hint: 'must be a host name or IP address', description: 'address to listen on' }),
@@ -59,6 +71,10 @@ export const ConfigSchema = strictObject({
   sources: listOf(SourceSchema, { default: [], description: 'more sources, each reached through a kubeconfig' }),
   cache: CacheSchema,
   store: section({
+    backend: oneOf(['local', 'etcd', 'memory'], { default: 'local', description: 'where state is kept: `local` (an embedded database in `dataDir`), `etcd`, or `memory` (lost at exit)' }),
+    dataDir: nonEmptyString({ default: './.cachegate', description: 'directory of the `local` backend (accepted and unused with the others)' }),
+    fsync: Type.Boolean({ default: true, description: '`local`: acknowledge a write only once it is on disk; false trades durability for speed (tests, benches)' }),
+    etcd: EtcdSchema,
     eventWindow: wholeNumber(100, 10_000_000, { default: 100_000, description: 'events each store keeps for resuming watches' }),
     eventWindowBytes: wholeNumber(1 << 20, 2 ** 40, { default: DEFAULT_EVENT_WINDOW_BYTES, defaultText: 'an eighth of the heap limit', description: 'estimated object bytes those events may hold (see below)' }),
   }),
@@ -75,7 +91,7 @@ export const ConfigSchema = strictObject({
   graphql: section({ websocket: WebsocketSchema }),
   workers: section({
     clusterCachedResources: wholeNumber(1, 64, { default: 2, description: 'reconcile workers of each ClusterCachedResources controller' }),
-    replication: wholeNumber(1, 64, { default: 2, description: 'reconcile workers of each replication controller' }),
+    replication: wholeNumber(1, 256, { default: 16, description: 'reconcile workers of each replication controller (with a durable backend each copy write waits for its commit, so throughput needs several in flight)' }),
   }),
   auth: Type.Optional(AuthSchema),
 });

@@ -19,7 +19,7 @@ export interface ConfigInputs {
   readonly readFile: (path: string) => string;
 }
 
-const FLAGS = new Set(['--host', '--port', '--config', '--log-level']);
+const FLAGS = new Set(['--host', '--port', '--config', '--log-level', '--data-dir']);
 const validateConfigFile = compileValidator(ConfigSchema);
 
 /** loadConfig builds and validates the configuration; any mistake throws a ConfigError. */
@@ -33,6 +33,8 @@ export function loadConfig(inputs: ConfigInputs): Config {
     ['logLevel', flags['log-level'] ?? inputs.env['LOG_LEVEL']],
   ];
   for (const [key, value] of overrides) if (value !== undefined && value !== '') layered[key] = value;
+  const dataDir = flags['data-dir'] ?? inputs.env['CACHEGATE_DATA_DIR'];
+  if (dataDir !== undefined && dataDir !== '') layered['store'] = { ...asSection(layered['store']), dataDir };
   return deepFreeze(completeConfig(validateConfigFile(layered, ''), inputs.readFile));
 }
 
@@ -50,6 +52,11 @@ function parseFlags(argv: readonly string[]): Record<string, string> {
     flags[name.slice(2)] = value;
   }
   return flags;
+}
+
+/** asSection is a config file's section to add an override to (a wrong shape is left for the schema to name). */
+function asSection(value: unknown): Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 }
 
 function readConfigFile(path: string, readFile: (path: string) => string): Record<string, unknown> {

@@ -1,7 +1,8 @@
-// The most recent committed events, kept so a watch can resume from a resourceVersion. Every
-// committed write takes exactly the next resourceVersion and pushes exactly one event, so the
-// versions in the window are consecutive and need not be stored: the oldest retained event has
-// version `first` and the others follow it.
+// The most recent committed events, kept so a watch can resume from a resourceVersion. Versions
+// increase strictly but need not be consecutive: a store over a durable backend shares one
+// revision counter with other key spaces, so its own events skip the versions written elsewhere.
+// The window knows the version after which it holds every event (`coveredAfter`): a watch from
+// any version at or above it can be resumed, from anything older it cannot.
 //
 // The window is bounded twice, oldest events evicted first: by event count, and by the estimated
 // bytes of the objects its events carry. The count alone does not bound memory: a 3 MB object
@@ -62,12 +63,12 @@ export class EventWindow {
   private readonly previous: (KubeObject | undefined)[] = [];
   private readonly sources: (ClusterTable | undefined)[] = [];
   private readonly sizes: number[] = [];
+  private readonly versions: number[] = [];
   /** head is the array slot of the oldest retained event; slots before it are dead. */
   private head = 0;
-  /** first is the resourceVersion of the oldest retained event (or the next one when empty). */
-  private first = 1;
+  /** coveredAfter: every event with a greater version is retained. */
+  private coveredAfter = 0;
   private heldBytes = 0;
-  private droppedAny = false;
 
   constructor(limits: EventWindowLimits) {
     this.maxEvents = Math.max(0, Math.floor(limits.maxEvents));
@@ -85,11 +86,21 @@ export class EventWindow {
   }
 
   /**
-   * push records the event of version rv, which must be the one after the newest retained event;
+   * restartAt empties the window and makes it cover the events after version rv: a store that
+   * loads its state at a version cannot replay what came before it.
+   */
+  restartAt(rv: number): void {
+    while (this.size > 0) this.dropOldest();
+    this.compact();
+    this.coveredAfter = rv;
+  }
+
+  /**
+   * push records the event of version rv, which must be greater than the newest retained event's;
    * bytes is the estimated size of object. Then the oldest events go until both bounds hold.
    */
   push(rv: number, type: ChangeType, object: KubeObject, previous: KubeObject | undefined, source: ClusterTable, bytes: number): void {
-    if (this.size === 0) this.first = rv;
+    this.versions.push(rv);
     this.types.push(type);
     this.objects.push(object);
     this.previous.push(previous);
@@ -101,26 +112,34 @@ export class EventWindow {
     this.compact();
   }
 
-  /**
-   * canResumeFrom tells whether every event after rv is still retained. Nothing was ever dropped →
-   * always; otherwise rv must be at least the version just before the oldest retained event.
-   */
+  /** canResumeFrom tells whether every event after rv is still retained. */
   canResumeFrom(rv: number): boolean {
-    return !this.droppedAny || rv >= this.first - 1;
+    return rv >= this.coveredAfter;
   }
 
   /** oldestResumable is the oldest resourceVersion a watch can still resume from. */
   oldestResumable(): number {
-    return this.first - 1;
+    return this.coveredAfter;
   }
 
   /** forEachAfter visits the retained events with a version greater than rv, oldest first. */
   forEachAfter(rv: number, visit: ChangeVisitor): void {
     const end = this.types.length;
-    for (let slot = this.head + Math.max(0, rv - this.first + 1); slot < end; slot++) {
-      const version = this.first + (slot - this.head);
-      visit(version, this.types[slot] as ChangeType, this.objects[slot] as KubeObject, this.previous[slot], this.sources[slot] as ClusterTable);
+    for (let slot = this.firstSlotAfter(rv); slot < end; slot++) {
+      visit(this.versions[slot] as number, this.types[slot] as ChangeType, this.objects[slot] as KubeObject, this.previous[slot], this.sources[slot] as ClusterTable);
     }
+  }
+
+  /** firstSlotAfter is the slot of the oldest retained event with a version greater than rv (binary search). */
+  private firstSlotAfter(rv: number): number {
+    let low = this.head;
+    let high = this.versions.length;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if ((this.versions[mid] as number) <= rv) low = mid + 1;
+      else high = mid;
+    }
+    return low;
   }
 
   private dropOldest(): void {
@@ -129,16 +148,15 @@ export class EventWindow {
     this.objects[slot] = undefined;
     this.previous[slot] = undefined;
     this.sources[slot] = undefined;
+    this.coveredAfter = this.versions[slot] as number;
     this.head++;
-    this.first++;
-    this.droppedAny = true;
   }
 
   /** compact cuts the dead slots off the front once they are many; amortised O(1) per event. */
   private compact(): void {
     const length = this.types.length;
     if (this.head === 0 || (this.head < length && (this.head < COMPACT_AFTER || this.head * 2 < length))) return;
-    for (const column of [this.types, this.objects, this.previous, this.sources, this.sizes] as unknown[][]) column.splice(0, this.head);
+    for (const column of [this.types, this.objects, this.previous, this.sources, this.sizes, this.versions] as unknown[][]) column.splice(0, this.head);
     this.head = 0;
   }
 }

@@ -1,89 +1,79 @@
-// The in-memory ResourceStore. Everything happens synchronously inside each call (the methods are
-// async only to honour the interface), so a write, its resourceVersion, its event-window entry
-// and its delivery to watchers form one atomic step. All state is per instance.
+// The ResourceStore over a watch cache: reads answer from the cache's indexes; writes are checked
+// against it, then committed. Without a committer the store is the system of record and commits
+// into the cache synchronously inside the call, so a write, its resourceVersion, its event-window
+// entry and its delivery to watchers form one atomic step. With a committer (a durable backend), a
+// checked write is committed there first and reaches the cache through the backend's change feed,
+// with the backend's revision as resourceVersion; reads never wait on the backend.
 
-import { randomInt, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { AppError } from '../errors.js';
 import { flatString } from '../apimachinery/flat-string.js';
 import { deepFreezeMeasured } from '../apimachinery/object-bytes.js';
 import type { KubeObject, ObjectMeta } from '../apimachinery/object-meta.js';
-import { DEFAULT_EVENT_WINDOW_BYTES, EventWindow } from './event-window.js';
-import type { ChangeType } from './event-window.js';
 import { collectObjects, indexedObjects, listFingerprint } from './list-query.js';
-import { ListSnapshots } from './list-snapshots.js';
-import { ObjectTable } from './object-table.js';
 import type { ClusterTable } from './object-table.js';
-import { alreadyExists, conflict, nameRequired, notFound } from './store-errors.js';
+import type { Committer, PlannedWrite } from './committer.js';
+import { StaleView } from './committer.js';
+import { defaultRandomSuffix, pickName, SecondStamps } from './object-naming.js';
+import { checkPreconditions } from './preconditions.js';
+import { conflict, notFound } from './store-errors.js';
 import type * as S from './store.js';
+import { WatchCache } from './watch-cache.js';
+import type { WatchCacheOptions } from './watch-cache.js';
 import { startWatch } from './watch-start.js';
-import { WatchHub } from './watch-hub.js';
 import * as rules from './write-rules.js';
 
-const SUFFIX_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
-const SUFFIX_LENGTH = 5;
-/** GENERATE_NAME_ATTEMPTS bounds the retries on a generated-name collision (27^5 names per prefix). */
-const GENERATE_NAME_ATTEMPTS = 16;
+/** DELETE_WAVE is how many deletes of a collection are in flight at once with a backend. */
+const DELETE_WAVE = 256;
+/** STALE_VIEW_ATTEMPTS bounds how often a write is checked again after its view proved stale. */
+const STALE_VIEW_ATTEMPTS = 64;
+
+export { defaultRandomSuffix };
 
 /** MemoryStoreOptions tune a MemoryStore; every field has a default. */
-export interface MemoryStoreOptions {
-  /** eventWindow is how many events are kept for watch resume (default 100 000). */
-  readonly eventWindow?: number;
-  /** eventWindowBytes bounds the estimated bytes of the objects those events hold (default DEFAULT_EVENT_WINDOW_BYTES). */
-  readonly eventWindowBytes?: number;
-  /** continueTtlMs is how long a paged list's snapshot is kept (default 5 minutes). */
-  readonly continueTtlMs?: number;
-  /** maxSnapshots bounds the kept list snapshots; the oldest is evicted first (default 1000). */
-  readonly maxSnapshots?: number;
-  /** maxSnapshotItems bounds the object references the kept snapshots hold (default 10 million, ~80 MB). */
-  readonly maxSnapshotItems?: number;
-  readonly now?: () => Date;
+export interface MemoryStoreOptions extends WatchCacheOptions {
   /** randomSuffix gives the 5 characters appended to generateName. */
   readonly randomSuffix?: () => string;
-  /** onListenerError is told when a watch listener throws; that watch is stopped (default: ignore). */
-  readonly onListenerError?: (error: unknown) => void;
-}
-
-/** defaultRandomSuffix draws 5 characters from the Kubernetes name-generator alphabet. */
-export function defaultRandomSuffix(): string {
-  let out = '';
-  for (let i = 0; i < SUFFIX_LENGTH; i++) out += SUFFIX_ALPHABET[randomInt(SUFFIX_ALPHABET.length)];
-  return out;
+  /** committer makes writes durable elsewhere first; absent, the store is the system of record. */
+  readonly committer?: Committer;
+  /** cache is the watch cache to serve from (a durable store's feed fills it); default: a new one. */
+  readonly cache?: WatchCache;
 }
 
 /** MemoryStore is a ResourceStore held in process memory. */
 export class MemoryStore implements S.ResourceStore, S.IndexReader {
-  private readonly table = new ObjectTable();
-  private readonly hub = new WatchHub();
-  private readonly window: EventWindow;
-  private readonly snapshots: ListSnapshots;
-  private readonly now: () => Date;
+  private readonly cache: WatchCache;
+  private readonly table: WatchCache['table'];
   private readonly randomSuffix: () => string;
-  private readonly onListenerError: (error: unknown) => void;
-  private rv = 0;
-  // Objects created in the same second share one timestamp string.
-  private stampSecond = Number.NaN;
-  private stampText = '';
+  private readonly committer: Committer | undefined;
+  private readonly stamps: SecondStamps;
 
   constructor(opts: MemoryStoreOptions = {}) {
-    this.now = opts.now ?? (() => new Date());
+    this.cache = opts.cache ?? new WatchCache(opts);
+    this.table = this.cache.table;
     this.randomSuffix = opts.randomSuffix ?? defaultRandomSuffix;
-    this.onListenerError = opts.onListenerError ?? (() => undefined);
-    this.window = new EventWindow({ maxEvents: opts.eventWindow ?? 100_000, maxBytes: opts.eventWindowBytes ?? DEFAULT_EVENT_WINDOW_BYTES });
-    this.snapshots = new ListSnapshots({ ttlMs: opts.continueTtlMs ?? 5 * 60_000, max: opts.maxSnapshots ?? 1000, maxItems: opts.maxSnapshotItems ?? 10_000_000, now: this.now });
+    this.committer = opts.committer;
+    this.stamps = new SecondStamps(opts.now ?? (() => new Date()));
+  }
+
+  /** rv is the version the next write would take without a backend (a placeholder with one). */
+  private get rv(): number {
+    return this.cache.version;
   }
 
   /** create stores a new object; see ResourceStore.create. */
   async create(ref: S.ResourceRef, obj: KubeObject, opts: S.CreateOptions = {}): Promise<KubeObject> {
-    const meta: ObjectMeta = obj.metadata ?? {};
-    const namespace = meta.namespace ?? '';
-    const name = this.pickName(ref, namespace, meta);
-    const stamp = { name, namespace, uid: flatString(randomUUID()), resourceVersion: String(this.rv + 1), creationTimestamp: this.timestamp() };
-    const created = rules.createdObject(obj, stamp, opts.statusSubresource === true);
-    const bytes = deepFreezeMeasured(created);
-    if (opts.dryRun !== true) {
-      this.commit(this.table.ensureResource(ref.group, ref.resource).ensureCluster(ref.cluster), 'ADDED', created, undefined, bytes);
-    }
-    return created;
+    return this.checkedWrite(() => {
+      const meta: ObjectMeta = obj.metadata ?? {};
+      const namespace = meta.namespace ?? '';
+      const name = pickName(this.table.cluster(ref), ref, namespace, meta, this.randomSuffix);
+      const stamp = { name, namespace, uid: flatString(randomUUID()), resourceVersion: String(this.rv + 1), creationTimestamp: this.stamps.stamp() };
+      const created = rules.createdObject(obj, stamp, opts.statusSubresource === true);
+      const bytes = deepFreezeMeasured(created);
+      if (opts.dryRun === true) return created;
+      const key = { ...ref, namespace, name };
+      return this.persist(this.table.ensureResource(ref.group, ref.resource).ensureCluster(ref.cluster), { key, type: 'ADDED', object: created, previous: undefined }, bytes);
+    });
   }
 
   /** get returns the stored object; see ResourceStore.get. */
@@ -113,13 +103,17 @@ export class MemoryStore implements S.ResourceStore, S.IndexReader {
     const limit = Math.max(0, Math.floor(opts.limit ?? 0));
     const paged = limit > 0 || (opts.continue !== undefined && opts.continue !== '');
     const fingerprint = paged ? listFingerprint(scope, opts) : '';
-    if (opts.continue !== undefined && opts.continue !== '') return this.snapshots.resume(opts.continue, fingerprint, limit);
+    if (opts.continue !== undefined && opts.continue !== '') return this.cache.snapshots.resume(opts.continue, fingerprint, limit);
     const items = collectObjects(this.table.resource(scope.group, scope.resource), scope, opts);
-    return this.snapshots.start(items, String(this.rv), fingerprint, limit);
+    return this.cache.snapshots.start(items, String(this.rv), fingerprint, limit);
   }
 
   /** update replaces a stored object; see ResourceStore.update. */
   async update(key: S.ObjectKey, obj: KubeObject, opts: S.UpdateOptions = {}): Promise<KubeObject> {
+    return this.checkedWrite(() => this.updateOnce(key, obj, opts));
+  }
+
+  private updateOnce(key: S.ObjectKey, obj: KubeObject, opts: S.UpdateOptions): KubeObject | Promise<KubeObject> {
     const cluster = this.table.cluster(key);
     const stored = cluster?.get(key.namespace, key.name);
     if (cluster === undefined || stored === undefined) throw notFound(key.group, key.resource, key.name);
@@ -135,29 +129,32 @@ export class MemoryStore implements S.ResourceStore, S.IndexReader {
     const bytes = deepFreezeMeasured(next);
     if (opts.dryRun === true) return next;
     const finalized = stored.metadata.deletionTimestamp !== undefined && !rules.hasFinalizers(next);
-    this.commit(cluster, finalized ? 'DELETED' : 'MODIFIED', next, stored, bytes);
-    return next;
+    return this.persist(cluster, { key, type: finalized ? 'DELETED' : 'MODIFIED', object: next, previous: stored }, bytes);
   }
 
   /** delete removes or marks an object; see ResourceStore.delete. */
   async delete(key: S.ObjectKey, opts: S.DeleteOptions = {}): Promise<S.DeleteResult> {
-    return this.deleteNow(key, opts);
+    return this.checkedWrite(() => this.deleteOnce(key, opts));
   }
 
   /** deleteCollection deletes every match of a list; see ResourceStore.deleteCollection. */
   async deleteCollection(scope: S.Scope, list: S.ListOptions = {}, opts: S.DeleteOptions = {}): Promise<readonly KubeObject[]> {
     const clusters: string[] = [];
     const matches = collectObjects(this.table.resource(scope.group, scope.resource), scope, list, clusters);
-    return matches.map((obj, i) => {
-      const key = { cluster: clusters[i] ?? '', group: scope.group, resource: scope.resource, namespace: obj.metadata.namespace ?? '', name: obj.metadata.name ?? '' };
-      return this.deleteNow(key, opts).object;
-    });
+    const keys = matches.map((obj, i) => ({ cluster: clusters[i] ?? '', group: scope.group, resource: scope.resource, namespace: obj.metadata.namespace ?? '', name: obj.metadata.name ?? '' }));
+    const deleted: KubeObject[] = [];
+    // With a backend, deletes go out in parallel waves, so commits can share the backend's batches.
+    const wave = this.committer === undefined ? keys.length : DELETE_WAVE;
+    for (let i = 0; i < keys.length; i += wave) {
+      const results = await Promise.all(keys.slice(i, i + wave).map((key) => this.delete(key, opts).then((r) => r.object, (err: unknown) => skipGone(err))));
+      for (const obj of results) if (obj !== undefined) deleted.push(obj);
+    }
+    return deleted;
   }
 
   /** watch streams changes; see ResourceStore.watch. */
   async watch(scope: S.Scope, opts: S.WatchOptions, listener: S.WatchListener): Promise<S.Watch> {
-    const ctx = { table: this.table, window: this.window, hub: this.hub, currentRv: () => this.rv, onListenerError: this.onListenerError };
-    return startWatch(ctx, scope, opts, listener);
+    return startWatch(this.cache.watchContext(), scope, opts, listener);
   }
 
   /** resourceVersion is the store's current version. */
@@ -182,7 +179,7 @@ export class MemoryStore implements S.ResourceStore, S.IndexReader {
     return counts;
   }
 
-  private deleteNow(key: S.ObjectKey, opts: S.DeleteOptions): S.DeleteResult {
+  private deleteOnce(key: S.ObjectKey, opts: S.DeleteOptions): S.DeleteResult | Promise<S.DeleteResult> {
     const cluster = this.table.cluster(key);
     const stored = cluster?.get(key.namespace, key.name);
     if (cluster === undefined || stored === undefined) throw notFound(key.group, key.resource, key.name);
@@ -191,64 +188,49 @@ export class MemoryStore implements S.ResourceStore, S.IndexReader {
     if (rules.hasFinalizers(stored) && opts.ignoreFinalizers !== true) {
       // Already marked: a repeated delete changes nothing, so it writes nothing.
       if (rules.isMarkedForDeletion(stored)) return { object: stored, deleted: false };
-      const marked = rules.deletingObject(stored, this.timestamp(), rv);
+      const marked = rules.deletingObject(stored, this.stamps.stamp(), rv);
       const bytes = deepFreezeMeasured(marked);
-      if (opts.dryRun !== true) this.commit(cluster, 'MODIFIED', marked, stored, bytes);
-      return { object: marked, deleted: false };
+      if (opts.dryRun === true) return { object: marked, deleted: false };
+      return settle(this.persist(cluster, { key, type: 'MODIFIED', object: marked, previous: stored }, bytes), false);
     }
     // The DELETED event carries a new version, as the apiserver bumps the deleted object's.
     const final = rules.withResourceVersion(stored, rv);
     const bytes = deepFreezeMeasured(final);
-    if (opts.dryRun !== true) this.commit(cluster, 'DELETED', final, stored, bytes);
-    return { object: final, deleted: true };
+    if (opts.dryRun === true) return { object: final, deleted: true };
+    return settle(this.persist(cluster, { key, type: 'DELETED', object: final, previous: stored }, bytes), true);
   }
 
-  /** commit makes a checked write visible: table, version, event window, watchers; bytes is object's estimated size. */
-  private commit(cluster: ClusterTable, type: ChangeType, object: KubeObject, previous: KubeObject | undefined, bytes: number): void {
-    const rv = this.rv + 1;
-    if (type === 'DELETED' && previous !== undefined) this.table.remove(cluster, previous);
-    else this.table.put(cluster, object, previous);
-    this.rv = rv;
-    this.window.push(rv, type, object, previous, cluster, bytes);
-    // A snapshot the window no longer covers could be the last holder of replaced versions.
-    this.snapshots.expireBefore(this.window.oldestResumable());
-    this.hub.publish(rv, type, object, previous, cluster);
+  /** size is the number of stored objects. */
+  size(): number {
+    return this.table.total();
   }
 
-  private pickName(ref: S.ResourceRef, namespace: string, meta: ObjectMeta): string {
-    const cluster = this.table.cluster(ref);
-    const taken = (name: string): boolean => cluster?.get(namespace, name) !== undefined;
-    if (meta.name !== undefined && meta.name !== '') {
-      if (taken(meta.name)) throw alreadyExists(ref.group, ref.resource, meta.name);
-      return meta.name;
-    }
-    if (meta.generateName === undefined || meta.generateName === '') throw nameRequired(ref.group, ref.resource);
-    let name = '';
-    for (let attempt = 0; attempt < GENERATE_NAME_ATTEMPTS; attempt++) {
-      name = flatString(meta.generateName + this.randomSuffix());
-      if (!taken(name)) return name;
-    }
-    throw alreadyExists(ref.group, ref.resource, name);
+  /** persist commits a checked write: here at once, or through the committer. */
+  private persist(cluster: ClusterTable, write: PlannedWrite, bytes: number): KubeObject | Promise<KubeObject> {
+    if (this.committer !== undefined) return this.committer.persist(write);
+    this.cache.commit(cluster, write.type, write.object, write.previous, bytes);
+    return write.object;
   }
 
-  private timestamp(): string {
-    const date = this.now();
-    const second = Math.floor(date.getTime() / 1000);
-    if (second !== this.stampSecond) {
-      this.stampSecond = second;
-      this.stampText = rules.rfc3339Seconds(date);
+  /** checkedWrite runs a write's checks again while the committer finds the view of its key stale. */
+  private async checkedWrite<T>(attempt: () => T | Promise<T>): Promise<T> {
+    for (let i = 1; ; i++) {
+      try {
+        return await attempt();
+      } catch (err) {
+        if (!(err instanceof StaleView) || i >= STALE_VIEW_ATTEMPTS) throw err instanceof StaleView ? new AppError('Conflict', err.message) : err;
+      }
     }
-    return this.stampText;
   }
 }
 
-function checkPreconditions(key: S.ObjectKey, stored: KubeObject, pre: S.Preconditions | undefined): void {
-  const meta = stored.metadata;
-  if (pre?.uid !== undefined && pre.uid !== meta.uid) {
-    throw conflict(key.group, key.resource, key.name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${meta.uid ?? ''}`);
-  }
-  if (pre?.resourceVersion !== undefined && pre.resourceVersion !== meta.resourceVersion) {
-    const why = `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${meta.resourceVersion ?? ''}`;
-    throw conflict(key.group, key.resource, key.name, why);
-  }
+/** settle turns a persisted delete into its result. */
+async function settle(persisted: KubeObject | Promise<KubeObject>, deleted: boolean): Promise<S.DeleteResult> {
+  return { object: await persisted, deleted };
+}
+
+/** skipGone drops an object deleted meanwhile from a deleteCollection's result; anything else fails it. */
+function skipGone(err: unknown): undefined {
+  if (err instanceof AppError && err.code === 'NotFound') return undefined;
+  throw err;
 }

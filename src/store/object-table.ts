@@ -139,6 +139,28 @@ export class ObjectTable {
     return out;
   }
 
+  /** total is the number of stored objects. */
+  total(): number {
+    let sum = 0;
+    for (const byResource of this.groups.values()) for (const table of byResource.values()) sum += table.count;
+    return sum;
+  }
+
+  /** keys lists the key of every stored object. */
+  keys(): ObjectKey[] {
+    const out: ObjectKey[] = [];
+    for (const [group, byResource] of this.groups) {
+      for (const [resource, table] of byResource) {
+        for (const [cluster, clusterTable] of table.clusters) {
+          for (const [namespace, names] of clusterTable.namespaces) {
+            for (const name of names.keys()) out.push({ cluster, group, resource, namespace, name });
+          }
+        }
+      }
+    }
+    return out;
+  }
+
   /** count is the number of objects in a scope, from the maintained counters and map sizes. */
   count(scope: Scope): number {
     const table = this.resource(scope.group, scope.resource);

@@ -2,7 +2,10 @@
 
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { DEADLINE_MS } from './kube-http.js';
 
 /** freePort asks the OS for a loopback port that is free right now. */
@@ -44,11 +47,16 @@ function servingLine(stdout: string): ServingLine {
   throw new Error('the server has not logged that it is serving');
 }
 
-/** startProcess runs `npm start -- <args>` in the project root. */
+/**
+ * startProcess runs `npm start -- <args>` in the project root. Each process gets its own fresh
+ * data directory (CACHEGATE_DATA_DIR) unless env names one, so processes never share state by
+ * accident; a test of restarts passes the same directory twice.
+ */
 export function startProcess(args: readonly string[], env: Record<string, string> = {}): Started {
+  const dataDir = mkdtempSync(join(tmpdir(), 'cachegate-test-'));
   const child = spawn('npm', ['start', '--silent', '--', ...args], {
     cwd: new URL('../..', import.meta.url).pathname,
-    env: { ...process.env, LOG_LEVEL: 'info', ...env },
+    env: { ...process.env, LOG_LEVEL: 'info', CACHEGATE_DATA_DIR: dataDir, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
     // Its own process group, so kill() can reach npm, the shell and the server together.
     detached: true,

@@ -17,9 +17,13 @@ export interface TestApp extends AsyncDisposable {
   stop(): Promise<void>;
 }
 
-/** testConfig builds a validated config from a config-file-shaped object, on a free port. */
+/**
+ * testConfig builds a validated config from a config-file-shaped object, on a free port. The
+ * stores are in memory unless the fields name a backend: the tests of durable state say so.
+ */
 export function testConfig(fields: Record<string, unknown> = {}): Config {
-  const text = JSON.stringify({ port: 0, logLevel: 'silent', ...fields });
+  const store = { backend: 'memory', ...(fields['store'] as Record<string, unknown> | undefined) };
+  const text = JSON.stringify({ port: 0, logLevel: 'silent', ...fields, store });
   return loadConfig({ argv: ['--config', 'test.json'], env: {}, readFile: () => text });
 }
 

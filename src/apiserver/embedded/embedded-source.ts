@@ -1,7 +1,7 @@
 // The embedded source: the pieces that make an API server mount behave like a kcp shard with
 // namespaces, secrets, configmaps, CRDs and ClusterCachedResources in every logical cluster.
 
-import { LOGICAL_CLUSTER_NAME_PATTERN } from '../../apimachinery/logical-cluster.js';
+import { LOGICAL_CLUSTER_ANNOTATION, LOGICAL_CLUSTER_NAME_PATTERN } from '../../apimachinery/logical-cluster.js';
 import { AppError } from '../../errors.js';
 import type { ResourceStore } from '../../store/store.js';
 import { BUILTIN_RESOURCES, CLUSTER_CACHED_RESOURCES, CONFIGMAPS, CUSTOM_RESOURCE_DEFINITIONS, NAMESPACES, SECRETS } from '../builtin-resources.js';
@@ -13,6 +13,7 @@ import { ccrHooks } from './ccr-hooks.js';
 import { clusterHooks } from './cluster-hooks.js';
 import { configMapHooks } from './configmap-hooks.js';
 import { crdHooks } from './crd-hooks.js';
+import { readCrd, resourcesOfCrd } from './crd-resources.js';
 import { namespaceHooks } from './namespace-hooks.js';
 import { secretHooks } from './secret-hooks.js';
 
@@ -47,7 +48,20 @@ export function createEmbeddedSource(store: ResourceStore, now: () => Date = () 
       return { cluster };
     },
     async prepare(names) {
+      await restoreCatalog(store, catalog);
       for (const name of names) await clusters.prepareCluster(name, store);
     },
   };
+}
+
+/**
+ * restoreCatalog registers the resources of the CRDs a durable store already holds, so a
+ * restarted source serves its custom resources before anyone writes a CRD again.
+ */
+async function restoreCatalog(store: ResourceStore, catalog: ClusterCatalog): Promise<void> {
+  const { items } = await store.list({ group: CUSTOM_RESOURCE_DEFINITIONS.group, resource: CUSTOM_RESOURCE_DEFINITIONS.resource });
+  for (const crd of items) {
+    const cluster = crd.metadata.annotations?.[LOGICAL_CLUSTER_ANNOTATION];
+    if (cluster !== undefined) catalog.register(cluster, crd.metadata.name ?? '', resourcesOfCrd(readCrd(crd)));
+  }
 }

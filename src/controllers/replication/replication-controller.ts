@@ -24,6 +24,9 @@ import type { ReplicationSpec } from './replication-spec.js';
 import type { SourceView } from './source-view.js';
 import { COPIED, KeyMembership, SELECTED } from './key-membership.js';
 
+/** SYNC_POLL_MS is how often a child checks whether its source view has listed (client-go polls every 100 ms). */
+const SYNC_POLL_MS = 50;
+
 /** ReplicationCounts are the CCR's status.resourceCounts. */
 export interface ReplicationCounts {
   readonly local: number;
@@ -55,6 +58,7 @@ export class ReplicationController {
   readonly #membership = new KeyMembership();
   #removeHandler: (() => void) | undefined;
   #cacheWatch: Watch | undefined;
+  #syncPoll: NodeJS.Timeout | undefined;
   /** seenAt: when a source change of each key not yet reconciled was first seen (for the lag metric). */
   readonly #seenAt = new Map<string, number>();
   /** ownWrites: per key, the copy this controller is writing right now (see #isOwnWrite). */
@@ -93,11 +97,26 @@ export class ReplicationController {
       update: (obj) => this.#onSource(obj),
       delete: (obj) => this.#onSource(obj, true),
     });
-    this.#controller.start();
+    this.#startWhenSynced();
+  }
+
+  /**
+   * #startWhenSynced starts the workers once the source view has listed, as controller-runtime
+   * waits for its caches: before that, every original looks absent, and a cache that already
+   * holds copies (a restart over durable state) would have them all deleted and written again.
+   * Keys queued meanwhile wait in the queue.
+   */
+  #startWhenSynced(): void {
+    if (this.#opts.source.hasSynced()) {
+      this.#controller.start();
+      return;
+    }
+    this.#syncPoll = setTimeout(() => this.#startWhenSynced(), SYNC_POLL_MS);
   }
 
   /** stop ends both views and waits for running reconciles; copies stay (the parent purges), its metric series go. */
   async stop(): Promise<void> {
+    clearTimeout(this.#syncPoll);
     this.#removeHandler?.();
     this.#cacheWatch?.stop();
     await this.#controller.stop();

@@ -16,7 +16,7 @@ describe('config store.eventWindowBytes', () => {
   });
 
   it('case 2: a value in the config file is used', () => {
-    expect(fromFile('store: {eventWindowBytes: 67108864}\n').store).toEqual({ eventWindow: 100_000, eventWindowBytes: 67_108_864 });
+    expect(fromFile('store: {eventWindowBytes: 67108864}\n').store).toMatchObject({ eventWindow: 100_000, eventWindowBytes: 67_108_864 });
   });
 
   it.each([

@@ -1,0 +1,116 @@
+// The durable backends' phase of the system bench: for `local` (SQLite, fsync on) and `etcd` (one
+// member started here on free loopback ports with a temporary data directory), a fresh source
+// with n widgets and a fresh cachegate whose store is that backend, measured in order:
+//   initial sync → disk bytes of the backend's data directory → lag (2 s at 500 writes/s, then
+//   steady 2,000/s) → point reads of random objects → graceful restart over the same state.
+
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startEtcd } from '../../test/helpers/etcd-cluster.js';
+import type { EtcdCluster } from '../../test/helpers/etcd-cluster.js';
+import { diskUsage } from '../lib/disk-usage.js';
+import type { DiskUsage } from '../lib/disk-usage.js';
+import type { LoadResult } from '../lib/load-generator.js';
+import { randomPointReads } from './point-reads.js';
+import type { PointReadLoad } from './point-reads.js';
+import { startMeasured, startSource } from './processes.js';
+import type { MeasuredProcess, SourceProcess, StoreUnderTest } from './processes.js';
+import { lagRun, syncRun } from './replication.js';
+import type { LagResult, SyncResult } from './replication.js';
+import { restartRun } from './restart.js';
+import type { RestartResult } from './restart.js';
+
+/** DurableKind names the durable backends the bench measures. */
+export type DurableKind = 'local' | 'etcd';
+
+/** DurablePlan is one durable phase. */
+export interface DurablePlan {
+  readonly backend: DurableKind;
+  readonly n: number;
+  readonly syncTimeoutMs: number;
+  readonly lagSeconds: number;
+  readonly pointReads: PointReadLoad;
+  /** replicationWorkers overrides the config's default in the measured process. */
+  readonly replicationWorkers?: number;
+}
+
+/** DurablePhaseResult is everything measured with one durable backend. */
+export interface DurablePhaseResult {
+  readonly backend: DurableKind;
+  readonly n: number;
+  readonly avgJsonBytes: number;
+  readonly replicationWorkers?: number;
+  readonly sync: SyncResult;
+  /** disk: the data directory (local) or the etcd member's data directory, right after the sync. */
+  readonly disk: DiskUsage;
+  readonly cold: LagResult;
+  readonly lag: LagResult;
+  readonly pointRead: LoadResult;
+  readonly restart: RestartResult;
+}
+
+const LAG_RATE = 2000;
+const ETCD_PREFIX = '/cachegate-bench';
+
+/** Storage is a backend's state outside the measured process, and where it lies on disk. */
+interface Storage {
+  readonly store: StoreUnderTest;
+  readonly dataDir: string;
+  remove(): Promise<void>;
+}
+
+async function openStorage(kind: DurableKind): Promise<Storage> {
+  if (kind === 'local') {
+    const dataDir = mkdtempSync(join(tmpdir(), 'cachegate-bench-local-'));
+    return { store: { backend: 'local', dataDir, fsync: true }, dataDir, remove: async () => rmSync(dataDir, { recursive: true, force: true }) };
+  }
+  const cluster: EtcdCluster = await startEtcd({ members: 1 });
+  const member = cluster.members[0];
+  if (!member) throw new Error('etcd started without a member');
+  return { store: { backend: 'etcd', endpoints: cluster.endpoints, prefix: ETCD_PREFIX }, dataDir: member.dataDir, remove: () => cluster.stop() };
+}
+
+/** runDurablePhase measures one durable backend from a fresh source, cachegate and state. */
+export async function runDurablePhase(plan: DurablePlan): Promise<DurablePhaseResult> {
+  const step = (what: string): void => console.log(`[${plan.backend} ${plan.n.toLocaleString('en-US')}] ${what}`);
+  let source: SourceProcess | undefined;
+  let measured: MeasuredProcess | undefined;
+  let storage: Storage | undefined;
+  try {
+    source = await startSource(4096);
+    const seeded = await source.request({ type: 'seed', n: plan.n, shape: 'widget' });
+    if (seeded.type !== 'seeded') throw new Error(`source answered ${seeded.type} to seed`);
+    step(`source seeded in ${(seeded.ms / 1000).toFixed(1)} s`);
+    storage = await openStorage(plan.backend);
+    const options = { store: storage.store, ...(plan.replicationWorkers === undefined ? {} : { replicationWorkers: plan.replicationWorkers }) };
+    const sourceUrl = source.url;
+    measured = await startMeasured(sourceUrl, options);
+    await settle();
+    const sync = await syncRun(source, measured, plan.n, plan.syncTimeoutMs);
+    step(sync.ms === undefined ? `sync timed out at ${sync.copies} copies` : `synced in ${(sync.ms / 1000).toFixed(1)} s`);
+    await settle();
+    const disk = diskUsage(storage.dataDir);
+    const cold = await lagRun(source, measured, plan.n, 500, 2);
+    const lag = await lagRun(source, measured, plan.n, LAG_RATE, plan.lagSeconds);
+    step(`lag at ${LAG_RATE}/s measured`);
+    const pointRead = await randomPointReads(measured, plan.n, plan.pointReads);
+    step('point reads measured');
+    const restarted = await restartRun(measured, () => startMeasured(sourceUrl, options), plan.n);
+    measured = restarted.measured;
+    step(`restarted: ready in ${(restarted.restart.readyMs / 1000).toFixed(1)} s, ${restarted.restart.rewritten} copies rewritten`);
+    return {
+      backend: plan.backend, n: plan.n, avgJsonBytes: seeded.avgJsonBytes, sync, disk, cold, lag, pointRead, restart: restarted.restart,
+      ...(plan.replicationWorkers === undefined ? {} : { replicationWorkers: plan.replicationWorkers }),
+    };
+  } finally {
+    await measured?.stop();
+    await source?.stop();
+    await storage?.remove();
+  }
+}
+
+/** settle lets the measured process finish what it queued (status writes, GC) before a reading. */
+function settle(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 1000));
+}

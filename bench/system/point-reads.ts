@@ -1,0 +1,35 @@
+// Point reads of random objects through the facade (GET /v1/objects/<gvr>/<name>), as wrk sends
+// them: the read every phase measures, memory and durable backends alike, so the durable
+// backends' figures are ratios to the memory backend's at the same object count.
+
+import { BENCH_GVR, BENCH_NAME_FORMAT } from '../lib/bench-objects.js';
+import { measure } from '../lib/load-generator.js';
+import type { LoadResult } from '../lib/load-generator.js';
+import { medianBy } from '../lib/stats.js';
+import type { MeasuredProcess } from './processes.js';
+import { SOURCE_CLUSTER } from './source-protocol.js';
+
+/** PointReadLoad is how hard and how long to read. */
+export interface PointReadLoad {
+  readonly connections: number;
+  readonly seconds: number;
+  /** rounds: runs of `seconds` each; the figure is the median run by requests/s. */
+  readonly rounds: number;
+}
+
+/** objectsPath is the facade path of one bench object. */
+export function objectsPath(name: string): string {
+  return `/v1/objects/${BENCH_GVR.group}/${BENCH_GVR.version}/${BENCH_GVR.resource}/${name}?cluster=${SOURCE_CLUSTER}`;
+}
+
+/**
+ * randomPointReads reads random objects among the n, in rounds (a single run on a shared 2-core
+ * machine swings by ±15%), with the server's CPU time per request from /proc.
+ */
+export async function randomPointReads(measured: MeasuredProcess, n: number, load: PointReadLoad): Promise<LoadResult> {
+  const runs: LoadResult[] = [];
+  for (let round = 0; round < load.rounds; round++) {
+    runs.push(await measure({ url: measured.url, spread: { pathFormat: objectsPath(BENCH_NAME_FORMAT), count: n } }, load.connections, load.seconds, measured.pid));
+  }
+  return medianBy(runs, (r) => r.rps);
+}

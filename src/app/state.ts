@@ -1,0 +1,76 @@
+// The app's state: the embedded source's store and the cache store, in memory or over the
+// configured durable backend (one backend, a key space each). A durable store is loaded before
+// the app serves, so a restarted cachegate answers with what it held at once.
+
+import type { Logger } from 'pino';
+import type { Config } from '../config/config.js';
+import { CACHED_OBJECT_INDEXES } from '../cachedobjects/cached-object-indexes.js';
+import { CACHED_OBJECTS_GROUP, CACHED_OBJECTS_RESOURCE } from '../cachedobjects/cached-object-resource.js';
+import type { Backend, BackendHealth } from '../storage/backend.js';
+import { openLocalBackend } from '../storage/local/local-backend.js';
+import { openDurableStore } from '../store/durable-store.js';
+import type { DurableStore } from '../store/durable-store.js';
+import { MemoryStore } from '../store/memory-store.js';
+import { createCacheStore } from './cache-store.js';
+
+/** SOURCE_SPACE and CACHE_SPACE are the stores' key spaces in a shared backend. */
+const SOURCE_SPACE = 'source';
+const CACHE_SPACE = 'cache';
+
+/** AppState is the two stores and what keeps them. */
+export interface AppState {
+  readonly source: MemoryStore;
+  readonly cache: MemoryStore;
+  /** backend is the durable backend's kind and health; undefined for `memory`. */
+  readonly backend?: { readonly kind: string; health(): BackendHealth };
+  /** close stops the feeds and closes the backend (after the app stopped serving). */
+  close(): Promise<void>;
+}
+
+/** openState builds the stores for config.store, loading a durable backend's state. */
+export async function openState(config: Config, log: Logger): Promise<AppState> {
+  const { eventWindow, eventWindowBytes } = config.store;
+  if (config.store.backend === 'memory') {
+    return { source: new MemoryStore({ eventWindow, eventWindowBytes }), cache: createCacheStore(eventWindow, eventWindowBytes), close: async () => undefined };
+  }
+  const backend = await openBackend(config);
+  const feeds: DurableStore[] = [];
+  try {
+    const onSkipped = (key: string) => log.warn({ key }, 'a stored value is not an object and was skipped');
+    const onFeedError = (err: unknown) => log.error({ err }, 'the backend feed could not list again');
+    const common = { backend, eventWindow, eventWindowBytes, onSkipped, onFeedError };
+    feeds.push(await openDurableStore({ ...common, space: SOURCE_SPACE }));
+    const indexes = CACHED_OBJECT_INDEXES.map((index) => ({ group: CACHED_OBJECTS_GROUP, resource: CACHED_OBJECTS_RESOURCE, name: index.name, fn: index.fn }));
+    feeds.push(await openDurableStore({ ...common, space: CACHE_SPACE, indexes }));
+  } catch (err) {
+    await Promise.all(feeds.map((feed) => feed.stop()));
+    await backend.close();
+    throw err;
+  }
+  const [source, cache] = feeds as [DurableStore, DurableStore];
+  log.info({ backend: backend.kind, sourceObjects: source.store.size(), cachedObjects: cache.store.size() }, 'state loaded');
+  return {
+    source: source.store,
+    cache: cache.store,
+    backend: { kind: backend.kind, health: () => backend.health() },
+    async close() {
+      await Promise.all(feeds.map((feed) => feed.stop()));
+      await backend.close();
+    },
+  };
+}
+
+async function openBackend(config: Config): Promise<Backend> {
+  const { store } = config;
+  if (store.backend === 'local') return openLocalBackend({ dataDir: store.dataDir, fsync: store.fsync });
+  // etcd's client brings gRPC along: loaded only by the processes configured for it.
+  const { openEtcdBackend } = await import('../storage/etcd/etcd-backend.js');
+  const { etcd } = store;
+  return openEtcdBackend({
+    endpoints: [...etcd.endpoints],
+    prefix: etcd.prefix,
+    ...(etcd.tls === undefined ? {} : { tls: { ...etcd.tls } }),
+    dialTimeoutMs: etcd.dialTimeoutSeconds * 1000,
+    compactIntervalMs: etcd.compactIntervalMinutes * 60_000,
+  });
+}

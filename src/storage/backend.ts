@@ -1,0 +1,93 @@
+// The contract of a durable backend under the stores: an ordered key-value log with one global,
+// strictly increasing revision, conditional writes, a consistent list and a change feed that
+// resumes from a revision. etcd v3 is the model (kine gives SQLite the same shape); a store keeps
+// its in-memory indexes as the serving path and applies what this feed delivers.
+//
+// Keys are strings that start with '/', relative to the backend's own namespace (etcd prepends its
+// configured prefix and strips it from what it returns). Values are the object's JSON text without
+// metadata.resourceVersion: the revision at which a value was written is its resourceVersion, so
+// it is never stored twice.
+
+/** BackendKind names the configured backends that implement Backend. */
+export type BackendKind = 'local' | 'etcd';
+
+/** StoredEntry is one live key with the revision of its last write. */
+export interface StoredEntry {
+  readonly key: string;
+  readonly value: string;
+  readonly modRevision: number;
+}
+
+/** BackendOp is one conditional write. create holds only if the key is absent; update and delete only if modRevision is expected. */
+export type BackendOp =
+  | { readonly kind: 'create'; readonly key: string; readonly value: string }
+  | { readonly kind: 'update'; readonly key: string; readonly value: string; readonly expected: number }
+  | { readonly kind: 'delete'; readonly key: string; readonly expected: number };
+
+/**
+ * OpResult says whether a write held. ok: revision is the write's revision, and the write is
+ * durable. Not ok: the condition failed; current is the key's modRevision now (0 = absent) and
+ * revision the backend's revision at the time of the check, so the caller can wait for its feed
+ * to reach it before it looks again.
+ */
+export type OpResult =
+  | { readonly ok: true; readonly revision: number }
+  | { readonly ok: false; readonly current: number; readonly revision: number };
+
+/** ListResult is every live key under a prefix, read at one revision. */
+export interface BackendList {
+  readonly revision: number;
+  readonly entries: readonly StoredEntry[];
+}
+
+/** Change is one committed write seen by a feed. value is absent on delete. */
+export interface Change {
+  readonly type: 'put' | 'delete';
+  readonly key: string;
+  readonly value?: string;
+  readonly revision: number;
+}
+
+/**
+ * FeedHandlers receive a feed's output. changes come in revision order, with no gap and no
+ * repeat within the feed's prefix, in batches. compacted means the feed cannot resume because
+ * its revision was compacted away: the feed has ended and the caller must list again and start
+ * a new one. The feed retries transient failures itself and reports them through health().
+ */
+export interface FeedHandlers {
+  readonly changes: (changes: readonly Change[]) => void;
+  readonly compacted: () => void;
+}
+
+/** Feed is a running change feed. */
+export interface Feed {
+  /** stop ends the feed; no handler is called after it resolves. */
+  stop(): Promise<void>;
+}
+
+/** BackendHealth is what readiness and the metrics say about the backend. */
+export interface BackendHealth {
+  readonly ok: boolean;
+  /** message says what is wrong when ok is false (e.g. "etcd: no endpoint answers"). */
+  readonly message?: string;
+}
+
+/**
+ * Backend is a durable, ordered key-value store. A failure to reach it rejects with an AppError
+ * ServiceUnavailable (retryable); a condition that fails is an OpResult, not an error.
+ */
+export interface Backend {
+  readonly kind: BackendKind;
+  /** commit applies one conditional write and resolves once it is durable. */
+  commit(op: BackendOp): Promise<OpResult>;
+  /** list reads every key under prefix at one revision, in key order. */
+  list(prefix: string): Promise<BackendList>;
+  /** watch follows every change under prefix with a revision greater than afterRevision. */
+  watch(prefix: string, afterRevision: number, handlers: FeedHandlers): Feed;
+  /** currentRevision is the backend's revision now (a consistent read's target). */
+  currentRevision(): Promise<number>;
+  /** health is the last known reachability, without a round trip. */
+  health(): BackendHealth;
+  /** close releases connections and files; pending commits settle first. */
+  close(): Promise<void>;
+}

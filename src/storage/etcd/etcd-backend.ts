@@ -1,0 +1,168 @@
+// The etcd backend: the Backend contract on etcd v3, whose model it is. A commit is one
+// transaction guarded by the key's create or mod revision; a list is a paged range pinned to one
+// revision; a feed is a watch that resumes by itself; a compactor keeps one interval of history.
+// Every call has a deadline, so a cluster without quorum makes calls fail with
+// ServiceUnavailable instead of hanging, and health() says so.
+
+import type { Etcd3, ITxnRequest } from 'etcd3';
+import { AppError } from '../../errors.js';
+import type { Backend, BackendHealth, BackendList, BackendOp, Feed, FeedHandlers, OpResult } from '../backend.js';
+import { EtcdCaller } from './etcd-caller.js';
+import { openEtcdClient } from './etcd-client.js';
+import type { EtcdTlsFiles } from './etcd-client.js';
+import { EtcdCompactor } from './etcd-compactor.js';
+import type { CompactionStatus } from './etcd-compactor.js';
+import { EtcdFeed } from './etcd-feed.js';
+import { DEFAULT_ETCD_PREFIX, EtcdKeyspace } from './etcd-keyspace.js';
+import { listPrefix } from './etcd-list.js';
+import { Reachability } from './etcd-reachability.js';
+
+/** EtcdBackendOptions configures the etcd backend. */
+export interface EtcdBackendOptions {
+  /** endpoints are the members' client URLs (http://host:port, or https:// with tls). */
+  readonly endpoints: readonly string[];
+  /** prefix is where the backend's keys live in etcd; default '/cachegate'. */
+  readonly prefix?: string;
+  /** tls names PEM files, read at open; one that cannot be read is a StorageOpenError. */
+  readonly tls?: EtcdTlsFiles;
+  /** dialTimeoutMs bounds the first contact at open and each health probe; default 5,000. */
+  readonly dialTimeoutMs?: number;
+  /** requestTimeoutMs bounds every call, retries included; default 10,000. */
+  readonly requestTimeoutMs?: number;
+  /** compactIntervalMs is how often etcd is compacted (to the previous tick's revision); 0 disables; default 5 min. */
+  readonly compactIntervalMs?: number;
+}
+
+const DEFAULT_DIAL_TIMEOUT_MS = 5_000;
+const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
+const DEFAULT_COMPACT_INTERVAL_MS = 5 * 60_000;
+const PROBE_INTERVAL_MS = 2_000;
+
+/** openEtcdBackend connects to etcd; a cluster that does not answer yet is reported by health(), not thrown. */
+export async function openEtcdBackend(options: EtcdBackendOptions): Promise<EtcdBackend> {
+  const client = await openEtcdClient({ endpoints: options.endpoints, ...(options.tls === undefined ? {} : { tls: options.tls }) });
+  const backend = new EtcdBackend(client, options);
+  await backend.probe();
+  return backend;
+}
+
+/** EtcdBackend implements Backend on an etcd v3 cluster. */
+export class EtcdBackend implements Backend {
+  readonly kind = 'etcd';
+  readonly client: Etcd3;
+  readonly keyspace: EtcdKeyspace;
+  readonly reachability: Reachability;
+  readonly caller: EtcdCaller;
+  private readonly dialTimeoutMs: number;
+  private readonly compactor: EtcdCompactor | undefined;
+  private readonly probeTimer: NodeJS.Timeout;
+  private probing: Promise<void> | undefined;
+  private readonly feeds = new Set<EtcdFeed>();
+  private readonly pending = new Set<Promise<unknown>>();
+  private closing: Promise<void> | undefined;
+
+  constructor(client: Etcd3, options: EtcdBackendOptions) {
+    this.client = client;
+    this.keyspace = new EtcdKeyspace(options.prefix ?? DEFAULT_ETCD_PREFIX);
+    this.reachability = new Reachability(options.endpoints);
+    this.caller = new EtcdCaller({ requestTimeoutMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS }, this.reachability);
+    this.dialTimeoutMs = options.dialTimeoutMs ?? DEFAULT_DIAL_TIMEOUT_MS;
+    const compactIntervalMs = options.compactIntervalMs ?? DEFAULT_COMPACT_INTERVAL_MS;
+    this.compactor = compactIntervalMs > 0 ? new EtcdCompactor(this, compactIntervalMs) : undefined;
+    this.probeTimer = setInterval(() => void this.probe(), PROBE_INTERVAL_MS);
+    this.probeTimer.unref();
+  }
+
+  commit(op: BackendOp): Promise<OpResult> {
+    return this.track(async () => {
+      if (this.keyspace.isReserved(op.key)) throw new AppError('Invalid', `etcd: the key ${op.key} is reserved for the backend`);
+      const response = await this.caller.write('commit', (options) => this.client.kv.txn(this.transactionOf(op), options));
+      const revision = Number(response.header.revision);
+      if (response.succeeded) return { ok: true, revision };
+      const current = response.responses[0]?.response_range.kvs[0]?.mod_revision ?? 0;
+      return { ok: false, current: Number(current), revision };
+    });
+  }
+
+  list(prefix: string): Promise<BackendList> {
+    return this.track(() => listPrefix(this, prefix));
+  }
+
+  watch(prefix: string, afterRevision: number, handlers: FeedHandlers): Feed {
+    const feed = new EtcdFeed(this, prefix, afterRevision, handlers, (ended) => this.feeds.delete(ended));
+    if (this.closing !== undefined) void feed.stop();
+    else this.feeds.add(feed);
+    return feed;
+  }
+
+  currentRevision(): Promise<number> {
+    return this.track(() => this.readRevision());
+  }
+
+  health(): BackendHealth {
+    return this.reachability.health();
+  }
+
+  /** compaction is the compactor's status; revision 0 when compaction is disabled or has not happened yet. */
+  compaction(): CompactionStatus {
+    return this.compactor?.status() ?? { revision: 0 };
+  }
+
+  close(): Promise<void> {
+    this.closing ??= this.shutDown();
+    return this.closing;
+  }
+
+  /** probe asks etcd for its revision (a linearizable read: it needs a quorum), so health() stays current between calls. */
+  async probe(): Promise<void> {
+    this.probing ??= this.readRevision(this.dialTimeoutMs)
+      .then(() => undefined, () => undefined)
+      .finally(() => (this.probing = undefined));
+    await this.probing;
+  }
+
+  private async readRevision(budgetMs?: number): Promise<number> {
+    const key = this.keyspace.compactKey();
+    const response = await this.caller.read('read of the revision', (options) => this.client.kv.range({ key, count_only: true }, options), budgetMs);
+    return Number(response.header.revision);
+  }
+
+  /** transactionOf is op as one transaction; its else branch reads the key, so a refusal says its revision atomically. */
+  private transactionOf(op: BackendOp): ITxnRequest {
+    const key = this.keyspace.etcdKey(op.key);
+    const failure = [{ request_range: { key, keys_only: true } }];
+    if (op.kind === 'create') {
+      return {
+        compare: [{ key, target: 'Create', result: 'Equal', create_revision: 0 }],
+        success: [{ request_put: { key, value: Buffer.from(op.value) } }],
+        failure,
+      };
+    }
+    // The key must exist: etcd compares an absent key's mod revision as 0.
+    const compare = [
+      { key, target: 'Mod' as const, result: 'Equal' as const, mod_revision: op.expected },
+      { key, target: 'Create' as const, result: 'Greater' as const, create_revision: 0 },
+    ];
+    if (op.kind === 'update') return { compare, success: [{ request_put: { key, value: Buffer.from(op.value) } }], failure };
+    return { compare, success: [{ request_delete_range: { key } }], failure };
+  }
+
+  /** track refuses calls once close() began and lets close() wait for the ones in flight. */
+  private track<T>(call: () => Promise<T>): Promise<T> {
+    if (this.closing !== undefined) return Promise.reject(new AppError('ServiceUnavailable', 'etcd: the backend is closed'));
+    const running = call();
+    this.pending.add(running);
+    const forget = (): void => void this.pending.delete(running);
+    running.then(forget, forget);
+    return running;
+  }
+
+  private async shutDown(): Promise<void> {
+    clearInterval(this.probeTimer);
+    await Promise.allSettled([...this.pending]);
+    await Promise.all([...this.feeds].map((feed) => feed.stop()));
+    await this.compactor?.stop();
+    await this.probing;
+    this.client.close();
+  }
+}

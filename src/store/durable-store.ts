@@ -1,0 +1,41 @@
+// A store whose system of record is a durable backend: a MemoryStore serves every read from its
+// indexes (the watch cache), every write is committed to the backend first and applied from the
+// backend's change feed, and start-up loads the store's key space instead of starting empty.
+
+import type { Backend } from '../storage/backend.js';
+import { BackendCommitter } from './backend-committer.js';
+import { MemoryStore } from './memory-store.js';
+import type { MemoryStoreOptions } from './memory-store.js';
+import { StoreFeed } from './store-feed.js';
+import { WatchCache } from './watch-cache.js';
+import type { IndexFunc } from './store.js';
+
+/** DurableStoreOptions name the backend and the store's key space within it. */
+export interface DurableStoreOptions extends Omit<MemoryStoreOptions, 'committer' | 'cache'> {
+  readonly backend: Backend;
+  /** space is the store's own key space in the backend (e.g. 'source', 'cache'). */
+  readonly space: string;
+  /** indexes are registered before the state is loaded, so loading indexes it once. */
+  readonly indexes?: readonly { readonly group: string; readonly resource: string; readonly name: string; readonly fn: IndexFunc }[];
+  readonly onSkipped?: (key: string) => void;
+  readonly onFeedError?: (err: unknown) => void;
+}
+
+/** DurableStore is a loaded store over a backend and the feed that keeps it current. */
+export interface DurableStore {
+  readonly store: MemoryStore;
+  /** stop ends the feed; the store keeps serving what it holds. */
+  stop(): Promise<void>;
+}
+
+/** openDurableStore loads the store's key space from the backend and follows its changes. */
+export async function openDurableStore(opts: DurableStoreOptions): Promise<DurableStore> {
+  const { backend, space, indexes = [], onSkipped, onFeedError, ...memory } = opts;
+  const committer = new BackendCommitter({ backend, space });
+  const cache = new WatchCache(memory);
+  const store = new MemoryStore({ ...memory, committer, cache });
+  for (const index of indexes) store.addIndex(index.group, index.resource, index.name, index.fn);
+  const feed = new StoreFeed({ backend, space, cache, committer, ...(onSkipped ? { onSkipped } : {}), ...(onFeedError ? { onError: onFeedError } : {}) });
+  await feed.start();
+  return { store, stop: () => feed.stop() };
+}

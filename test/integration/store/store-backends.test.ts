@@ -1,0 +1,53 @@
+// The store conformance cases on the memory store and on durable stores over the local database
+// (a fresh directory per case) and over a real etcd (a fresh key prefix per case).
+
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
+import type { Backend } from '../../../src/storage/backend.js';
+import { openEtcdBackend } from '../../../src/storage/etcd/etcd-backend.js';
+import { openLocalBackend } from '../../../src/storage/local/local-backend.js';
+import { openDurableStore } from '../../../src/store/durable-store.js';
+import { MemoryStore } from '../../../src/store/memory-store.js';
+import { startEtcd } from '../../helpers/etcd-cluster.js';
+import type { EtcdCluster } from '../../helpers/etcd-cluster.js';
+import { describeStoreConformance } from './store-conformance.js';
+import type { StoreUnderTest } from './store-conformance.js';
+
+async function durable(openBackend: () => Promise<Backend>): Promise<StoreUnderTest> {
+  const backend = await openBackend();
+  const opened = await openDurableStore({ backend, space: 'source' });
+  return {
+    store: opened.store,
+    close: async () => {
+      await opened.stop();
+      await backend.close();
+    },
+    reopen: async () => {
+      await opened.stop();
+      await backend.close();
+      return durable(openBackend);
+    },
+  };
+}
+
+describeStoreConformance('memory', async () => ({ store: new MemoryStore(), close: async () => undefined }));
+
+describeStoreConformance('local', async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'cachegate-store-'));
+  return durable(() => openLocalBackend({ dataDir, fsync: false }));
+});
+
+let etcd: EtcdCluster;
+let prefixes = 0;
+beforeAll(async () => {
+  etcd = await startEtcd({ members: 1 });
+});
+afterAll(async () => {
+  await etcd?.stop();
+});
+describeStoreConformance('etcd', async () => {
+  const prefix = `/conformance-${++prefixes}`;
+  return durable(() => openEtcdBackend({ endpoints: etcd.endpoints, prefix, compactIntervalMs: 0 }));
+});
