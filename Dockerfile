@@ -11,13 +11,16 @@ RUN npm run build
 # own Node 24 runs the service, so no install scripts: they would only fetch a second Node binary
 # (the `node` package) and check esbuild's (used by tsx, which the image does not run).
 FROM node:24-slim
-ENV NODE_ENV=production HOST=0.0.0.0 PORT=8080
+# State (the local backend's database) lives in a volume, never in the image's own layers.
+ENV NODE_ENV=production HOST=0.0.0.0 PORT=8080 CACHEGATE_DATA_DIR=/var/lib/cachegate
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/dist ./dist
 COPY schema ./schema
 COPY openapi ./openapi
+RUN mkdir -p /var/lib/cachegate && chown node:node /var/lib/cachegate
+VOLUME /var/lib/cachegate
 USER node
 EXPOSE 8080
 ENTRYPOINT ["node", "dist/main.js"]

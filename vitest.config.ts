@@ -9,7 +9,6 @@ export default defineConfig({
   },
   test: {
     // Compiled output must never be collected a second time.
-    include: ['test/**/*.test.ts'],
     exclude: ['dist/**', 'node_modules/**'],
     // Tests wait for events and conditions with generous deadlines (test/helpers/kube-http.ts:
     // 30 s), never for fixed times; a test or hook must outlast the deadlines it waits through,
@@ -19,5 +18,12 @@ export default defineConfig({
     // Chooses, prints and provides the fuzz and property seeds of the run (FUZZ_SEED, FC_SEED).
     globalSetup: ['test/helpers/run-seeds.ts'],
     pool: 'forks',
+    projects: [
+      // Each project names its own files: `extends` would add the root's include to a project's.
+      { extends: true, test: { name: 'all', include: ['test/**/*.test.ts'] } },
+      // The store's own tests once more, each store a watch cache over a fresh local database:
+      // the same expectations hold whatever keeps the state (test/unit/store/fixtures.ts).
+      { extends: true, test: { name: 'store-on-local', include: ['test/unit/store/memory-store-*.test.ts'], env: { STORE_BACKEND: 'local' } } },
+    ],
   },
 });

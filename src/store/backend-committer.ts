@@ -15,7 +15,11 @@ import { encodeStoredValue, withVersion } from './stored-value.js';
 import type { DecodedValue } from './stored-value.js';
 import { storageKey } from './storage-key.js';
 
-/** OwnWrite is a value this process sent, kept until the feed brings it back, to skip parsing it. */
+/**
+ * OwnWrite is a write this process sent, kept until the feed brings it back: the feed applies the
+ * planned object instead of parsing the value (value '' marks a delete), and the writer is
+ * answered with the very object the cache then holds.
+ */
 interface OwnWrite {
   readonly value: string;
   readonly planned: KubeObject;
@@ -35,6 +39,8 @@ export class BackendCommitter implements Committer {
   private readonly space: string;
   private readonly feedWaitMs: number;
   private readonly own = new Map<string, OwnWrite>();
+  /** applied: per revision, the object the feed applied for one of this process's writes, until its writer takes it. */
+  private readonly applied = new Map<number, KubeObject>();
 
   constructor(opts: BackendCommitterOptions) {
     this.backend = opts.backend;
@@ -46,7 +52,7 @@ export class BackendCommitter implements Committer {
   async persist(write: PlannedWrite): Promise<KubeObject> {
     const key = storageKey(this.space, write.key);
     const op = this.operation(key, write);
-    if (op.kind !== 'delete') this.own.set(key, { value: op.value, planned: write.object });
+    this.own.set(key, { value: op.kind === 'delete' ? '' : op.value, planned: write.object });
     const result = await this.backend.commit(op).catch((err: unknown) => {
       this.own.delete(key);
       throw unavailable(err);
@@ -59,7 +65,9 @@ export class BackendCommitter implements Committer {
     }
     // A durable write is the answer even if the feed is slow to bring it back.
     await this.waiters.revision(result.revision, this.feedWaitMs);
-    return withVersion(write.object, result.revision).object;
+    const applied = this.applied.get(result.revision);
+    this.applied.delete(result.revision);
+    return applied ?? withVersion(write.object, result.revision).object;
   }
 
   /**
@@ -70,7 +78,9 @@ export class BackendCommitter implements Committer {
     const own = this.own.get(key);
     if (own === undefined || own.value !== value) return undefined;
     this.own.delete(key);
-    return withVersion(own.planned, revision);
+    const decoded = withVersion(own.planned, revision);
+    this.applied.set(revision, decoded.object);
+    return decoded;
   }
 
   private operation(key: string, write: PlannedWrite): BackendOp {
@@ -83,10 +93,11 @@ export class BackendCommitter implements Committer {
 
 /**
  * unavailable is a failed commit as the client sees it: 503 with Retry-After, since a backend that
- * cannot be reached now may be back in a moment; the write was not acknowledged.
+ * cannot be reached now may be back in a moment. As with kube-apiserver over etcd, a write that
+ * timed out may still be committed later: the message does not claim it was not.
  */
 function unavailable(err: unknown): AppError {
   const message = err instanceof Error ? err.message : String(err);
   if (err instanceof AppError && err.code !== 'ServiceUnavailable') return err;
-  return new AppError('ServiceUnavailable', `the write was not stored: ${message}`, { retryAfterSeconds: 1 }, { cause: err });
+  return new AppError('ServiceUnavailable', `the storage backend did not acknowledge the write (${message}); retry it`, { retryAfterSeconds: 1 }, { cause: err });
 }

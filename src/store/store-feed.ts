@@ -88,7 +88,7 @@ export class StoreFeed {
     this.apply(changed.map((entry) => ({ type: 'put', key: entry.key, value: entry.value, revision: entry.modRevision })));
     // Deletions missed while cut off carry the list's revision: the feed no longer knows theirs.
     for (const key of cache.table.keys()) {
-      if (!present.has(storageKey(space, key))) cache.applyChange({ key, revision: listed.revision, missedDelete: true });
+      if (!present.has(storageKey(space, key))) cache.applyChange({ key, revision: listed.revision, deleted: true, missedDelete: true });
     }
     cache.advanceTo(listed.revision);
     committer.waiters.appliedThrough(listed.revision);
@@ -97,7 +97,10 @@ export class StoreFeed {
 
   private deletion(change: Change): AppliedChange | undefined {
     const key = parseStorageKey(this.opts.space, change.key);
-    return key === undefined ? undefined : { key, revision: change.revision };
+    if (key === undefined) return undefined;
+    // This process's own delete carries the final state it planned (e.g. its finalizers removed).
+    const own = this.opts.committer.ownValue(change.key, '', change.revision);
+    return { key, revision: change.revision, deleted: true, ...(own === undefined ? {} : { object: own.object, bytes: own.bytes }) };
   }
 
   private decode(storage: string, value: string, revision: number): AppliedChange | undefined {

@@ -33,13 +33,18 @@ export interface WatchCacheOptions {
   readonly onListenerError?: (error: unknown) => void;
 }
 
-/** AppliedChange is one committed change from a backend feed: object absent means deleted. */
+/** AppliedChange is one committed change from a backend feed. */
 export interface AppliedChange {
   readonly key: ObjectKey;
   readonly revision: number;
-  /** object is the stored state, frozen, with resourceVersion = revision; bytes its estimated size. */
+  /**
+   * object is the stored state, frozen, with resourceVersion = revision; for a deletion, the
+   * object's final state if known (else the stored one at the deletion's version). bytes is its
+   * estimated size.
+   */
   readonly object?: KubeObject;
   readonly bytes?: number;
+  readonly deleted?: boolean;
   /** missedDelete: a deletion found by listing again, given the list's revision, which several may share. */
   readonly missedDelete?: boolean;
 }
@@ -101,11 +106,11 @@ export class WatchCache {
     if (change.revision < this.rv || (change.revision === this.rv && change.missedDelete !== true)) return;
     const cluster = this.clusterOf(change.key);
     const previous = cluster.get(change.key.namespace, change.key.name);
-    if (change.object !== undefined) {
+    if (change.deleted !== true && change.object !== undefined) {
       this.commit(cluster, previous === undefined ? 'ADDED' : 'MODIFIED', change.object, previous, change.bytes ?? 0, change.revision);
-    } else if (previous !== undefined) {
-      const final = withResourceVersion(previous, String(change.revision));
-      this.commit(cluster, 'DELETED', final, previous, deepFreezeMeasured(final), change.revision);
+    } else if (change.deleted === true && previous !== undefined) {
+      const final = change.object ?? withResourceVersion(previous, String(change.revision));
+      this.commit(cluster, 'DELETED', final, previous, change.object === undefined ? deepFreezeMeasured(final) : (change.bytes ?? 0), change.revision);
     } else {
       this.rv = change.revision;
     }

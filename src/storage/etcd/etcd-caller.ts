@@ -35,6 +35,7 @@ const MIN_READ_ATTEMPT_MS = 1_000;
  */
 const NOT_SENT_MESSAGES = [
   'No connection established',
+  'Channel closed before call started',
   'ECONNREFUSED',
   'etcdserver: no leader',
   'etcdserver: too many requests',
@@ -77,9 +78,11 @@ export class EtcdCaller {
           throw answeredError(what, err);
         }
         if (!isBrokenCircuitError(err)) this.lastFailure = describe(err);
-        if (!retryable(err) || Date.now() + backoff >= deadline) {
+        const outOfTime = Date.now() + backoff >= deadline;
+        if (outOfTime || !retryable(err)) {
           const detail = isBrokenCircuitError(err) ? `every member is skipped after failing its last calls (the last: ${this.lastFailure})` : describe(err);
-          this.reachability.unreachable(detail);
+          // A write lost on one member says nothing of the others; a call that ran out of time does.
+          if (outOfTime) this.reachability.unreachable(detail);
           throw new AppError('ServiceUnavailable', `etcd: ${what} failed: ${detail}`, {}, { cause: err });
         }
         await new Promise((resolve) => setTimeout(resolve, backoff));

@@ -33,6 +33,23 @@ describe('deploy/', () => {
     expect(deployment.spec.template.spec.serviceAccountName).toBe(parse(read('kubernetes/serviceaccount.yaml')).metadata.name);
   });
 
+  it('case 5: the local backend\'s data directory is the mounted volume, and the etcd example keeps its state in the etcd it deploys', () => {
+    const config = configFrom(configMap.data['cachegate.yaml']);
+    expect(config.store.backend).toBe('local');
+    const data = container.volumeMounts.find((m: { name: string }) => m.name === 'data');
+    expect(data.mountPath).toBe(config.store.dataDir);
+    const claim = deployment.spec.template.spec.volumes.find((v: { name: string }) => v.name === 'data').persistentVolumeClaim.claimName;
+    expect(parse(read('kubernetes/pvc.yaml')).metadata.name).toBe(claim);
+    expect(deployment.spec.replicas).toBe(1);
+    expect(deployment.spec.strategy.type).toBe('Recreate');
+
+    const etcdConfig = configFrom(parse(read('kubernetes/etcd/configmap.yaml')).data['cachegate.yaml']);
+    expect(etcdConfig.store.backend).toBe('etcd');
+    const [service, statefulSet] = parseAllDocuments(read('kubernetes/etcd/etcd.yaml')).map((d) => d.toJSON());
+    const members = Array.from({ length: statefulSet.spec.replicas }, (_, i) => `http://${statefulSet.metadata.name}-${i}.${service.metadata.name}.${service.metadata.namespace}.svc:2379`);
+    expect(etcdConfig.store.etcd.endpoints).toEqual(members);
+  });
+
   it('case 4: RBAC lets the service account run the controllers', () => {
     const [role] = parseAllDocuments(read('kubernetes/rbac.yaml')).map((d) => d.toJSON());
     const allows = (group: string, resource: string, verb: string): boolean => role.rules.some((r: { apiGroups: string[]; resources: string[]; verbs: string[] }) =>

@@ -1,6 +1,12 @@
 // Shared fixtures of the store tests.
 
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll } from 'vitest';
 import type { KubeObject } from '../../../src/apimachinery/object-meta.js';
+import { openLocalBackend } from '../../../src/storage/local/local-backend.js';
+import { openDurableStore } from '../../../src/store/durable-store.js';
 import { MemoryStore } from '../../../src/store/memory-store.js';
 import type { MemoryStoreOptions } from '../../../src/store/memory-store.js';
 import type { ObjectKey, ResourceRef, WatchEvent } from '../../../src/store/store.js';
@@ -14,9 +20,31 @@ export const CM: ResourceRef = { cluster: 'c1', group: '', resource: 'configmaps
 /** WIDGETS is a custom resource with a group, in cluster c1. */
 export const WIDGETS: ResourceRef = { cluster: 'c1', group: 'example.com', resource: 'widgets' };
 
+/**
+ * STORE_BACKEND picks what keeps the stores of these tests: `memory` (default), or `local`, where
+ * every store is a watch cache over its own fresh local database (the `store-on-local` test
+ * project runs the same files that way). A fresh database numbers its revisions 1, 2, 3... as the
+ * memory store numbers its versions, so the same expectations hold.
+ */
+const STORE_BACKEND = process.env['STORE_BACKEND'] ?? 'memory';
+const closers: (() => Promise<void>)[] = [];
+afterAll(async () => {
+  for (const close of closers.splice(0)) await close();
+});
+
 /** newStore builds a store with a fixed clock. */
-export function newStore(opts: MemoryStoreOptions = {}): MemoryStore {
-  return new MemoryStore({ now: () => FIXED_NOW, ...opts });
+export async function newStore(opts: MemoryStoreOptions = {}): Promise<MemoryStore> {
+  if (STORE_BACKEND === 'memory') return new MemoryStore({ now: () => FIXED_NOW, ...opts });
+  if (STORE_BACKEND !== 'local') throw new Error(`STORE_BACKEND=${STORE_BACKEND}: use memory or local`);
+  const dataDir = mkdtempSync(join(tmpdir(), 'cachegate-store-unit-'));
+  const backend = await openLocalBackend({ dataDir, fsync: false });
+  const durable = await openDurableStore({ now: () => FIXED_NOW, ...opts, backend, space: 'unit' });
+  closers.push(async () => {
+    await durable.stop();
+    await backend.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+  return durable.store;
 }
 
 /** cm builds a configmap-like object. */

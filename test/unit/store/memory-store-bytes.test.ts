@@ -32,7 +32,7 @@ async function canWatchFrom(store: MemoryStore, rv: string): Promise<string[]> {
 
 describe('MemoryStore: retained versions bounded by bytes', () => {
   it('case 1: small patches to a large object evict the oldest versions', async () => {
-    const store = newStore({ eventWindowBytes: BUDGET });
+    const store = await newStore({ eventWindowBytes: BUDGET });
     const first = await store.create(CM, cm('big', 'default', { data: { blob: BIG } }));
     let last = first;
     for (let n = 1; n <= 20; n++) last = await patchCount(store, 'big', n);
@@ -42,14 +42,14 @@ describe('MemoryStore: retained versions bounded by bytes', () => {
   });
 
   it('case 2: the same writes of a small object stay within the count bound: nothing is evicted', async () => {
-    const store = newStore({ eventWindowBytes: BUDGET });
+    const store = await newStore({ eventWindowBytes: BUDGET });
     const first = await store.create(CM, cm('small'));
     for (let n = 1; n <= 20; n++) await patchCount(store, 'small', n);
     expect(await canWatchFrom(store, first.metadata.resourceVersion ?? '')).toHaveLength(20);
   });
 
   it('case 3: a version sharing frozen parts with the one before (its data kept as is) is counted whole', async () => {
-    const store = newStore({ eventWindowBytes: BUDGET });
+    const store = await newStore({ eventWindowBytes: BUDGET });
     const first = await store.create(CM, cm('big', 'default', { data: { blob: BIG } }));
     // Each update takes the stored (frozen) data by reference and changes only a label.
     for (let n = 0; n < 10; n++) {
@@ -60,7 +60,7 @@ describe('MemoryStore: retained versions bounded by bytes', () => {
   });
 
   it('case 4: a continue token expires once the event window no longer reaches its first page', async () => {
-    const store = newStore({ eventWindowBytes: BUDGET });
+    const store = await newStore({ eventWindowBytes: BUDGET });
     for (const name of ['a', 'b', 'c']) await store.create(CM, cm(name, 'default', { data: { blob: BIG } }));
     const page = await store.list(CM, { limit: 1 });
     expect(page.continue).toBeDefined();
@@ -69,7 +69,7 @@ describe('MemoryStore: retained versions bounded by bytes', () => {
   });
 
   it('case 5: ... and still serves its pages while the window reaches it', async () => {
-    const store = newStore({ eventWindowBytes: BUDGET });
+    const store = await newStore({ eventWindowBytes: BUDGET });
     for (const name of ['a', 'b', 'c']) await store.create(CM, cm(name, 'default', { data: { blob: BIG } }));
     const page = await store.list(CM, { limit: 1 });
     await patchCount(store, 'b', 1);

@@ -13,7 +13,7 @@ async function rejection(p: Promise<unknown>): Promise<AppError> {
 
 describe('MemoryStore delete and finalizers', () => {
   it('case 1: delete without finalizers removes and bumps the version', async () => {
-    const store = newStore();
+    const store = await newStore();
     await store.create(CM, cm('a'));
     const rec = recorder();
     await store.watch({ group: '', resource: 'configmaps' }, { resourceVersion: '1' }, rec.listener);
@@ -25,7 +25,7 @@ describe('MemoryStore delete and finalizers', () => {
   });
 
   it('case 2: finalizers turn delete into a mark; removing them deletes', async () => {
-    const store = newStore();
+    const store = await newStore();
     await store.create(CM, cm('a', 'default', { metadata: { finalizers: ['x/y'] } }));
     const rec = recorder();
     await store.watch({ group: '', resource: 'configmaps' }, { resourceVersion: '1' }, rec.listener);
@@ -41,13 +41,13 @@ describe('MemoryStore delete and finalizers', () => {
   });
 
   it('case 3: ignoreFinalizers removes at once', async () => {
-    const store = newStore();
+    const store = await newStore();
     await store.create(CM, cm('a', 'default', { metadata: { finalizers: ['x/y'] } }));
     expect((await store.delete(keyOf(CM, 'a'), { ignoreFinalizers: true })).deleted).toBe(true);
   });
 
   it('case 4: preconditions must match', async () => {
-    const store = newStore();
+    const store = await newStore();
     const created = await store.create(CM, cm('a'));
     const uid = await rejection(store.delete(keyOf(CM, 'a'), { preconditions: { uid: 'nope' } }));
     expect(uid.code).toBe('Conflict');
@@ -57,7 +57,7 @@ describe('MemoryStore delete and finalizers', () => {
   });
 
   it('case 5: dry-run create and delete store nothing and consume no version', async () => {
-    const store = newStore();
+    const store = await newStore();
     const rec = recorder();
     await store.watch({ group: '', resource: 'configmaps' }, {}, rec.listener);
     const dry = await store.create(CM, cm('a'), { dryRun: true });
@@ -71,7 +71,7 @@ describe('MemoryStore delete and finalizers', () => {
   });
 
   it('case 6: deleteCollection deletes or marks every match across clusters', async () => {
-    const store = newStore();
+    const store = await newStore();
     await store.create(CM, cm('a'));
     await store.create(CM, cm('b', 'default', { metadata: { finalizers: ['f'] } }));
     await store.create({ ...CM, cluster: 'c2' }, cm('c'));

@@ -5,8 +5,8 @@ import { labelEquals, nameEquals, nameNot } from './selectors.js';
 
 const ALL = { group: '', resource: 'configmaps' } as const;
 
-async function seeded(): Promise<ReturnType<typeof newStore>> {
-  const store = newStore();
+async function seeded(): ReturnType<typeof newStore> {
+  const store = await newStore();
   await store.create(CM, cm('b', 'ns2', {}, { app: 'web' }));
   await store.create(CM, cm('a', 'ns2', {}, { app: 'db' }));
   await store.create(CM, cm('z', 'ns1', {}, { app: 'web' }));
@@ -64,7 +64,7 @@ describe('MemoryStore indexes', () => {
   });
 
   it('case 2: updates move objects between buckets and deletes drop them', async () => {
-    const store = newStore();
+    const store = await newStore();
     store.addIndex('', 'configmaps', 'app', byApp);
     for (const n of ['a', 'b', 'c']) await store.create(CM, cm(n, 'd', {}, { app: 'web' }));
     await store.update(keyOf(CM, 'b', 'd'), cm('b', 'd', {}, { app: 'db' }));
@@ -89,7 +89,7 @@ describe('MemoryStore indexes', () => {
   });
 
   it('case 5: the index never calls the selector on objects outside its bucket', async () => {
-    const store = newStore();
+    const store = await newStore();
     store.addIndex('', 'configmaps', 'app', byApp);
     for (let i = 0; i < 50; i++) await store.create(CM, cm(`o${i}`, 'd', {}, { app: i < 3 ? 'rare' : 'common' }));
     let calls = 0;
@@ -126,8 +126,8 @@ describe('MemoryStore indexes', () => {
 });
 
 describe('MemoryStore paging', () => {
-  async function many(n: number, opts = {}): Promise<ReturnType<typeof newStore>> {
-    const store = newStore(opts);
+  async function many(n: number, opts = {}): ReturnType<typeof newStore> {
+    const store = await newStore(opts);
     for (let i = 0; i < n; i++) await store.create(CM, cm(`o${String(i).padStart(3, '0')}`));
     return store;
   }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { eventually } from '../../helpers/kube-http.js';
 import type { AppError } from '../../../src/errors.js';
 import { CM, cm, keyOf, newStore, recorder } from './fixtures.js';
 import { labelEquals } from './selectors.js';
@@ -7,7 +8,7 @@ const ALL = { group: '', resource: 'configmaps' } as const;
 
 describe('MemoryStore watch', () => {
   it('case 1: without a resourceVersion, current objects come as ADDED, then live events in order', async () => {
-    const store = newStore();
+    const store = await newStore();
     await store.create(CM, cm('b'));
     await store.create(CM, cm('a'));
     const rec = recorder();
@@ -19,7 +20,7 @@ describe('MemoryStore watch', () => {
   });
 
   it('case 2: a numeric resourceVersion replays the window after it, then goes live', async () => {
-    const store = newStore();
+    const store = await newStore();
     for (const n of ['a', 'b', 'c']) await store.create(CM, cm(n));
     await store.create({ ...CM, resource: 'secrets' }, cm('s'));
     await store.update(keyOf(CM, 'a'), cm('a', 'default', { data: { v: '2' } }));
@@ -30,7 +31,7 @@ describe('MemoryStore watch', () => {
   });
 
   it('case 3: a version older than a small window is Expired, the oldest retained one is not', async () => {
-    const store = newStore({ eventWindow: 3 });
+    const store = await newStore({ eventWindow: 3 });
     for (let i = 0; i < 6; i++) await store.create(CM, cm(`o${i}`));
     await expect(store.watch(ALL, { resourceVersion: '2' }, () => undefined)).rejects.toMatchObject({
       code: 'Expired',
@@ -42,7 +43,7 @@ describe('MemoryStore watch', () => {
   });
 
   it('case 4: a window that never dropped anything replays from 1', async () => {
-    const store = newStore({ eventWindow: 10 });
+    const store = await newStore({ eventWindow: 10 });
     for (let i = 0; i < 3; i++) await store.create(CM, cm(`o${i}`));
     const rec = recorder();
     await store.watch(ALL, { resourceVersion: '1' }, rec.listener);
@@ -50,11 +51,11 @@ describe('MemoryStore watch', () => {
   });
 
   it('case 5: a non-numeric resourceVersion is a BadRequest', async () => {
-    await expect(newStore().watch(ALL, { resourceVersion: 'abc' }, () => undefined)).rejects.toMatchObject({ code: 'BadRequest' });
+    await expect((await newStore()).watch(ALL, { resourceVersion: 'abc' }, () => undefined)).rejects.toMatchObject({ code: 'BadRequest' });
   });
 
   it('case 6: selector transitions become ADDED and DELETED', async () => {
-    const store = newStore();
+    const store = await newStore();
     const rec = recorder();
     await store.watch(ALL, { labelSelector: labelEquals({ app: 'web' }) }, rec.listener);
     await store.create(CM, cm('a', 'default', {}, { app: 'db' }));
@@ -67,7 +68,7 @@ describe('MemoryStore watch', () => {
   });
 
   it('case 7: replayed events are translated by selectors too', async () => {
-    const store = newStore();
+    const store = await newStore();
     await store.create(CM, cm('a', 'default', {}, { app: 'web' }));
     await store.update(keyOf(CM, 'a'), cm('a', 'default', {}, { app: 'db' }));
     const rec = recorder();
@@ -76,7 +77,7 @@ describe('MemoryStore watch', () => {
   });
 
   it('case 8: scope filters cluster and namespace', async () => {
-    const store = newStore();
+    const store = await newStore();
     const rec = recorder();
     await store.watch({ ...ALL, cluster: 'c1', namespace: 'ns1' }, {}, rec.listener);
     await store.create(CM, cm('a', 'ns1'));
@@ -86,7 +87,7 @@ describe('MemoryStore watch', () => {
   });
 
   it('case 9: sendInitialEvents sends the state, then an annotated bookmark', async () => {
-    const store = newStore();
+    const store = await newStore();
     await store.create(CM, cm('a'));
     await store.create(CM, cm('b'));
     const rec = recorder();
@@ -98,7 +99,7 @@ describe('MemoryStore watch', () => {
   });
 
   it('case 10: bookmark() reports the current version at once', async () => {
-    const store = newStore();
+    const store = await newStore();
     const rec = recorder();
     const watch = await store.watch({ ...ALL, resource: 'other' }, {}, rec.listener);
     await store.create(CM, cm('a'));
@@ -107,7 +108,7 @@ describe('MemoryStore watch', () => {
   });
 
   it('case 11: stop ends deliveries, also mid-fan-out', async () => {
-    const store = newStore();
+    const store = await newStore();
     const rec = recorder();
     const second = recorder();
     const watches: { stop(): void }[] = [];
@@ -122,7 +123,7 @@ describe('MemoryStore watch', () => {
   });
 
   it('case 12: a resourceVersion the store has not reached is refused as too large (504, ResourceVersionTooLarge)', async () => {
-    const store = newStore();
+    const store = await newStore();
     await store.create(CM, cm('a'));
     const refused = await store.watch(ALL, { resourceVersion: '2' }, () => undefined).then(() => undefined, (err: unknown) => err);
     expect(refused).toMatchObject({ code: 'Timeout', message: 'Timeout: Too large resource version: 2, current: 1' });
@@ -135,7 +136,7 @@ describe('MemoryStore watch', () => {
 
   it('case 13: a throwing listener is stopped and reported; others still receive', async () => {
     const errors: unknown[] = [];
-    const store = newStore({ onListenerError: (e) => errors.push(e) });
+    const store = await newStore({ onListenerError: (e) => errors.push(e) });
     const rec = recorder();
     await store.watch(ALL, {}, () => {
       throw new Error('boom');
@@ -148,7 +149,7 @@ describe('MemoryStore watch', () => {
   });
 
   it('case 14: a write from inside a listener is delivered after the current event, in order', async () => {
-    const store = newStore();
+    const store = await newStore();
     const first: string[] = [];
     const second = recorder();
     await store.watch(ALL, {}, (e) => {
@@ -157,13 +158,14 @@ describe('MemoryStore watch', () => {
     });
     await store.watch(ALL, {}, second.listener);
     await store.create(CM, cm('a'));
-    expect(first).toEqual(['ADDED a', 'ADDED b']);
+    // Over a backend the second write commits in a later batch: wait for it, then check the order.
+    await eventually(() => expect(first).toEqual(['ADDED a', 'ADDED b']));
     expect(second.summary()).toEqual(['ADDED a 1', 'ADDED b 2']);
   });
 
   it('case 15: two stores do not share watchers', async () => {
-    const one = newStore();
-    const two = newStore();
+    const one = await newStore();
+    const two = await newStore();
     const rec = recorder();
     await one.watch(ALL, {}, rec.listener);
     await two.create(CM, cm('a'));

@@ -14,7 +14,7 @@ async function rejection(p: Promise<unknown>): Promise<AppError> {
 
 describe('MemoryStore create', () => {
   it('case 1: fills system metadata and ignores client-sent system fields', async () => {
-    const store = newStore();
+    const store = await newStore();
     const created = await store.create(
       CM,
       cm('a', 'default', {
@@ -28,7 +28,7 @@ describe('MemoryStore create', () => {
   });
 
   it('case 2: resourceVersion strictly increases across writes and resources', async () => {
-    const store = newStore();
+    const store = await newStore();
     const rvs: number[] = [];
     for (let i = 0; i < 5; i++) rvs.push(Number((await store.create(CM, cm(`o${i}`))).metadata.resourceVersion));
     rvs.push(Number((await store.create(WIDGETS, cm('w'))).metadata.resourceVersion));
@@ -39,7 +39,7 @@ describe('MemoryStore create', () => {
   });
 
   it('case 3: cluster-scoped objects have no namespace field', async () => {
-    const store = newStore();
+    const store = await newStore();
     const created = await store.create({ cluster: 'c1', group: '', resource: 'namespaces' }, { metadata: { name: 'ns1', namespace: '' } });
     expect('namespace' in created.metadata).toBe(false);
     expect(await store.get({ cluster: 'c1', group: '', resource: 'namespaces', namespace: '', name: 'ns1' })).toBe(created);
@@ -47,16 +47,16 @@ describe('MemoryStore create', () => {
 
   it('case 4: generateName appends 5 characters of the Kubernetes alphabet and retries collisions', async () => {
     const suffixes = ['aaaaa', 'aaaaa', 'bbbbb'];
-    const store = newStore({ randomSuffix: () => suffixes.shift() ?? 'zzzzz' });
+    const store = await newStore({ randomSuffix: () => suffixes.shift() ?? 'zzzzz' });
     const first = await store.create(CM, { metadata: { generateName: 'web-', namespace: 'default' } });
     const second = await store.create(CM, { metadata: { generateName: 'web-', namespace: 'default' } });
     expect([first.metadata.name, second.metadata.name]).toEqual(['web-aaaaa', 'web-bbbbb']);
-    const real = await newStore().create(CM, { metadata: { generateName: 'x-', namespace: 'default' } });
+    const real = await (await newStore()).create(CM, { metadata: { generateName: 'x-', namespace: 'default' } });
     expect(real.metadata.name).toMatch(/^x-[bcdfghjklmnpqrstvwxz2456789]{5}$/);
   });
 
   it('case 5: AlreadyExists with the Kubernetes message', async () => {
-    const store = newStore();
+    const store = await newStore();
     await store.create(WIDGETS, cm('a'));
     const err = await rejection(store.create(WIDGETS, cm('a')));
     expect(err.code).toBe('AlreadyExists');
@@ -66,12 +66,12 @@ describe('MemoryStore create', () => {
   });
 
   it('case 6: no name and no generateName is Invalid', async () => {
-    const err = await rejection(newStore().create(CM, { metadata: { namespace: 'default' } }));
+    const err = await rejection((await newStore()).create(CM, { metadata: { namespace: 'default' } }));
     expect(err.code).toBe('Invalid');
   });
 
   it('case 7: statusSubresource drops a client-sent status on create', async () => {
-    const store = newStore();
+    const store = await newStore();
     const created = await store.create(WIDGETS, { metadata: { name: 'a' }, spec: { n: 1 }, status: { ready: true } }, { statusSubresource: true });
     expect(created.status).toBeUndefined();
     const kept = await store.create(WIDGETS, { metadata: { name: 'b' }, status: { ready: true } });
@@ -81,14 +81,14 @@ describe('MemoryStore create', () => {
 
 describe('MemoryStore update', () => {
   it('case 1: NotFound with the Kubernetes message', async () => {
-    const err = await rejection(newStore().update(keyOf(WIDGETS, 'nope'), cm('nope')));
+    const err = await rejection((await newStore()).update(keyOf(WIDGETS, 'nope'), cm('nope')));
     expect(err.code).toBe('NotFound');
     expect(err.message).toBe('widgets.example.com "nope" not found');
     expect(err.details).toEqual({ name: 'nope', group: 'example.com', kind: 'widgets' });
   });
 
   it('case 2: stale resourceVersion conflicts; empty resourceVersion is unconditional', async () => {
-    const store = newStore();
+    const store = await newStore();
     await store.create(CM, cm('a'));
     await store.update(keyOf(CM, 'a'), cm('a', 'default', { data: { v: '2' } }));
     const stale = cm('a', 'default', { metadata: { resourceVersion: '1' }, data: { v: '3' } });
@@ -102,7 +102,7 @@ describe('MemoryStore update', () => {
   });
 
   it('case 3: uid, creationTimestamp and deletionTimestamp cannot be changed', async () => {
-    const store = newStore();
+    const store = await newStore();
     const created = await store.create(CM, cm('a'));
     const updated = await store.update(
       keyOf(CM, 'a'),
@@ -122,7 +122,7 @@ describe('MemoryStore update', () => {
   ];
   generationCases.forEach((c, i) => {
     it(`case ${i + 4}: generation — ${c.name}`, async () => {
-      const store = newStore();
+      const store = await newStore();
       const created = await store.create(WIDGETS, { metadata: { name: 'w' }, spec: { n: 1 }, status: { s: 'a' } });
       const updated = await store.update(keyOf(WIDGETS, 'w', ''), c.change(created), { statusSubresource: c.statusSubresource });
       expect(updated.metadata.generation).toBe(c.generation);
@@ -130,7 +130,7 @@ describe('MemoryStore update', () => {
   });
 
   it('case 9: statusSubresource keeps the stored status on a main-resource update', async () => {
-    const store = newStore();
+    const store = await newStore();
     await store.create(WIDGETS, { metadata: { name: 'w' }, spec: { n: 1 }, status: { s: 'a' } });
     const updated = await store.update(keyOf(WIDGETS, 'w', ''), { metadata: { name: 'w' }, spec: { n: 2 }, status: { s: 'client' } }, { statusSubresource: true });
     expect(updated.status).toEqual({ s: 'a' });
@@ -138,7 +138,7 @@ describe('MemoryStore update', () => {
   });
 
   it('case 10: the status subresource writes only .status and keeps metadata', async () => {
-    const store = newStore();
+    const store = await newStore();
     const created = await store.create(WIDGETS, { metadata: { name: 'w', labels: { a: '1' } }, spec: { n: 1 } }, { statusSubresource: true });
     const updated = await store.update(
       keyOf(WIDGETS, 'w', ''),
@@ -151,7 +151,7 @@ describe('MemoryStore update', () => {
   });
 
   it('case 11: an update that changes nothing keeps the stored object, version and emits nothing', async () => {
-    const store = newStore();
+    const store = await newStore();
     const created = await store.create(CM, cm('a'));
     const rec = recorder();
     await store.watch({ group: '', resource: 'configmaps' }, { resourceVersion: '1' }, rec.listener);
@@ -162,7 +162,7 @@ describe('MemoryStore update', () => {
   });
 
   it('case 12: dry-run update returns the result but stores nothing', async () => {
-    const store = newStore();
+    const store = await newStore();
     const created = await store.create(CM, cm('a'));
     const dry = await store.update(keyOf(CM, 'a'), cm('a', 'default', { data: { v: 'dry' } }), { dryRun: true });
     expect(dry.data).toEqual({ v: 'dry' });
@@ -173,7 +173,7 @@ describe('MemoryStore update', () => {
 
 describe('MemoryStore objects', () => {
   it('case 1: stored and returned objects are deeply frozen and shared', async () => {
-    const store = newStore();
+    const store = await newStore();
     const created = await store.create(CM, cm('a', 'default', {}, { app: 'x' }));
     expect(Object.isFrozen(created)).toBe(true);
     expect(Object.isFrozen(created.metadata)).toBe(true);
@@ -184,8 +184,8 @@ describe('MemoryStore objects', () => {
   });
 
   it('case 2: two stores are independent', async () => {
-    const one = newStore();
-    const two = newStore();
+    const one = await newStore();
+    const two = await newStore();
     await one.create(CM, cm('a'));
     await one.create(CM, cm('b'));
     expect(await two.count({ group: '', resource: 'configmaps' })).toBe(0);
