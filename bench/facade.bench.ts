@@ -7,6 +7,7 @@
 // Run: npx tsx bench/facade.bench.ts   (env N objects, default 1000; SECONDS per run, default 5;
 // ROUNDS, default 3). The system bench (npm run bench) measures the same against a remote source.
 
+import { freshDataDir } from './lib/fresh-data-dir.js';
 import { spawn } from 'node:child_process';
 import { freePort, post, waitFor } from './lib/bench-http.js';
 import { measureFacade } from './lib/facade-figures.js';
@@ -24,7 +25,7 @@ async function main(): Promise<void> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const server = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', '--port', String(port)], {
-    env: { ...process.env, LOG_LEVEL: 'warn' }, stdio: ['ignore', 'ignore', 'inherit'],
+    env: { ...process.env, LOG_LEVEL: 'warn', ...freshDataDir() }, stdio: ['ignore', 'ignore', 'inherit'],
   });
   try {
     await waitFor(`${base}/readyz`);

@@ -3,6 +3,7 @@
 // write followed at once by a read of it through the overlay.
 // Run: npx tsx bench/overlay.bench.ts   (env SECONDS per run, default 4; ROUNDS, default 3)
 
+import { freshDataDir } from './lib/fresh-data-dir.js';
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -50,7 +51,7 @@ async function startServer(overlay: boolean): Promise<{ base: string; process: C
   const port = await freePort();
   const config = join(mkdtempSync(join(tmpdir(), 'overlay-bench-')), 'config.json');
   writeFileSync(config, JSON.stringify({ port, logLevel: 'warn', cache: { enabled: overlay, gvks: ['bench.cachegate.io/v1alpha1/Instance'], ttl: '2m' } }));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', '--config', config], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', '--config', config], { env: { ...process.env, ...freshDataDir() }, stdio: ['ignore', 'ignore', 'inherit'] });
   const base = `http://127.0.0.1:${port}`;
   await waitFor(`${base}/readyz`);
   return { base, process: child };

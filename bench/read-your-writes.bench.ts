@@ -8,6 +8,7 @@
 // quiet controller too.
 // Run: npm run bench:read-your-writes   (env PAIRS, default 100; OLD_PAIRS, default 3)
 
+import { freshDataDir } from './lib/fresh-data-dir.js';
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -107,7 +108,7 @@ async function startServer(fields: Record<string, unknown>, servers: Server[]): 
   const port = await freePort();
   const config = join(mkdtempSync(join(tmpdir(), 'ryw-bench-')), 'config.json');
   writeFileSync(config, JSON.stringify({ port, logLevel: 'warn', cache: { enabled: true, gvks: [`${GROUP}/v1alpha1/Instance`], ttl: '2m' }, ...fields }));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', '--config', config], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', '--config', config], { env: { ...process.env, ...freshDataDir() }, stdio: ['ignore', 'ignore', 'inherit'] });
   const server = { base: `http://127.0.0.1:${port}`, process: child };
   servers.push(server);
   await waitFor(`${server.base}/readyz`);

@@ -14,6 +14,7 @@
 // gc-on-signal.ts, and gets a SIGUSR2 (a full GC) before each of those samples, so they show
 // live memory. "Peak" is the highest sample under load.
 
+import { freshDataDir } from '../lib/fresh-data-dir.js';
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
@@ -126,7 +127,7 @@ async function startServer(): Promise<{ base: string; collectGarbage(): void; st
   const hook = new URL('./gc-on-signal.ts', import.meta.url).pathname;
   const args = ['--expose-gc', '--import', 'tsx', '--import', hook, 'src/main.ts', '--port', String(port), ...config];
   const child: ChildProcess = spawn(process.execPath, args, {
-    cwd: new URL('../..', import.meta.url).pathname, env: { ...process.env, LOG_LEVEL: 'warn' }, stdio: ['ignore', 'ignore', 'inherit'],
+    cwd: new URL('../..', import.meta.url).pathname, env: { ...process.env, LOG_LEVEL: 'warn', ...freshDataDir() }, stdio: ['ignore', 'ignore', 'inherit'],
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const base = `http://127.0.0.1:${port}`;

@@ -10,14 +10,21 @@ import { RESULTS_DIR } from './results.js';
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const README = join(ROOT, 'README.md');
 
-const INTRO = `\`npm run bench\` runs the system benchmark (\`bench/system/\`, under 10 minutes): cachegate runs as
+const INTRO = `\`npm run bench\` runs the system benchmark (\`bench/system/\`, about 15 minutes): cachegate runs as
 its own process with the embedded source off and replicates from a second process (a source
-seeded in-process) through a kubeconfig, so every figure is cachegate's own. Each figure is
-measured in the same run as its reference (interleaved rounds, medians, for the load figures) and
-the targets are in \`bench/system/figures.ts\`. Results: \`bench/results/latest.json\` (every figure, target, met or not,
-machine), \`bench/results/latest.md\` (this table); \`npm run bench:readme\` copies it here.
-\`SCALE_N\` sets the scale run's object count (default 1,000,000). The older per-part benches
-remain: \`bench:store\`, \`bench:replication\`, \`bench:facade\`, \`bench:overlay\`.
+seeded in-process) through a kubeconfig, so every figure is cachegate's own. The phases at 20k,
+100k and \`SCALE_N\` objects keep the cache in memory (\`store.backend: memory\`); after the 100k
+phase, one phase per durable backend repeats it with 100k objects on \`local\` (SQLite, fsync on)
+and on \`etcd\` (one member the bench starts), then restarts cachegate over the same state
+(SIGTERM, start again, time to \`/readyz\`, copies rewritten). Each figure is measured in the
+same run as its reference (interleaved rounds, medians, for the load figures) and the targets are
+in \`bench/system/figures.ts\` and \`bench/system/durable-figures.ts\`. Results:
+\`bench/results/latest.json\` (every figure, target, met or not, machine),
+\`bench/results/latest.md\` (this table); \`npm run bench:readme\` copies it here. \`SCALE_N\` sets
+the scale run's object count (default 1,000,000); \`PHASES=100000,local,etcd\` runs only those
+phases. The older per-part benches remain: \`bench:store\`, \`bench:replication\`,
+\`bench:facade\`, \`bench:overlay\`, and \`bench:read-your-writes\` (a write through one replica
+read at once on another with its token).
 
 ![Initial sync throughput and replication lag p99 against object count](bench/results/lag-throughput.svg)
 `;

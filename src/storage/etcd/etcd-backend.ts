@@ -49,9 +49,13 @@ export async function openEtcdBackend(options: EtcdBackendOptions): Promise<Etcd
 /** EtcdBackend implements Backend on an etcd v3 cluster. */
 export class EtcdBackend implements Backend {
   readonly kind = 'etcd';
+  /** client is the etcd3 client, shared with the feeds and the compactor (and open to code that needs etcd beyond Backend). */
   readonly client: Etcd3;
+  /** keyspace maps the backend's keys to etcd's under the prefix. */
   readonly keyspace: EtcdKeyspace;
+  /** reachability is what calls and the probe last saw, read by health(). */
   readonly reachability: Reachability;
+  /** caller runs every unary call with a deadline and the retries it allows. */
   readonly caller: EtcdCaller;
   private readonly dialTimeoutMs: number;
   private readonly compactor: EtcdCompactor | undefined;

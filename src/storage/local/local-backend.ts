@@ -25,15 +25,18 @@ export interface LocalBackendOptions {
   readonly maxBatchOps?: number;
   /** maxBatchBytes bounds the UTF-8 bytes of keys and values in one transaction (default 4 MiB). */
   readonly maxBatchBytes?: number;
-  /** recentChanges is how many recent changes a feed can be resumed through (default 10,000). */
+  /** recentChanges is how many recent changes a feed can be resumed through (default 1,000). */
   readonly recentChanges?: number;
-  /** recentChangesChars bounds the characters of keys and values those changes hold (default 64 Mi). */
+  /** recentChangesChars bounds the characters of keys and values those changes hold (default 4 Mi). */
   readonly recentChangesChars?: number;
   /** onBatch is told about every committed batch (its op count, bytes and how long it held the event loop). */
   readonly onBatch?: (stats: BatchStats) => void;
 }
 
-const DEFAULTS = { maxBatchOps: 512, maxBatchBytes: 4 * 1024 * 1024, recentChanges: 10_000, recentChangesChars: 64 * 1024 * 1024 };
+// The recent changes only bridge a feed opened a moment after the list it follows (a feed from
+// older than they reach is told `compacted` and its store lists again), so they are kept small:
+// every value in them is a copy of an object the process also holds decoded.
+const DEFAULTS = { maxBatchOps: 512, maxBatchBytes: 4 * 1024 * 1024, recentChanges: 1_000, recentChangesChars: 4 * 1024 * 1024 };
 
 /** openLocalBackend opens (or creates) the backend in opts.dataDir; it throws StorageOpenError when the directory cannot be used. */
 export async function openLocalBackend(opts: LocalBackendOptions): Promise<LocalBackend> {

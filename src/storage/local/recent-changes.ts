@@ -17,7 +17,8 @@ export interface RecentChangesLimits {
 
 /** RecentChanges is a bounded window of the latest changes, in revision order. */
 export class RecentChanges {
-  private changes: Change[] = [];
+  /** changes holds the window from head on; evicted slots before it are cleared, so their values can be collected. */
+  private changes: (Change | undefined)[] = [];
   private head = 0;
   private chars = 0;
   private coveredAfterRevision: number;
@@ -52,7 +53,7 @@ export class RecentChanges {
     if (afterRevision < this.coveredAfterRevision) return undefined;
     const found: Change[] = [];
     for (let i = this.firstAfter(afterRevision); i < this.changes.length; i++) {
-      const change = this.changes[i]!;
+      const change = this.changes[i] as Change;
       if (change.key.startsWith(prefix)) found.push(change);
     }
     return found;
@@ -64,7 +65,7 @@ export class RecentChanges {
     let high = this.changes.length;
     while (low < high) {
       const middle = (low + high) >>> 1;
-      if (this.changes[middle]!.revision <= revision) low = middle + 1;
+      if ((this.changes[middle] as Change).revision <= revision) low = middle + 1;
       else high = middle;
     }
     return low;
@@ -73,9 +74,10 @@ export class RecentChanges {
   private evict(): void {
     const { maxChanges, maxChars } = this.limits;
     while (this.head < this.changes.length && (this.changes.length - this.head > maxChanges || this.chars > maxChars)) {
-      const oldest = this.changes[this.head]!;
+      const oldest = this.changes[this.head] as Change;
       this.chars -= sizeOf(oldest);
       this.coveredAfterRevision = oldest.revision;
+      this.changes[this.head] = undefined;
       this.head++;
     }
     // Drop the evicted slots now and then, not on every eviction, so eviction stays O(1) amortised.
