@@ -1,6 +1,8 @@
 // Starting and talking to the system bench's two processes: the source (source-process.ts) and
 // the measured cachegate (measured-process.ts, i.e. src/main.ts with the embedded source off and
-// the source reached through a kubeconfig, as a production deployment runs).
+// the source reached through a kubeconfig, as a production deployment runs). The measured
+// process's store is always named (memory, local or etcd), never the config's default `local` in
+// the working directory.
 
 import { fork } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';

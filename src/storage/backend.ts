@@ -1,6 +1,8 @@
-// The contract of a durable backend under the stores: an ordered key-value log with one global,
-// strictly increasing revision, conditional writes, a consistent list and a change feed that
-// resumes from a revision. etcd v3 is the model (kine gives SQLite the same shape); a store keeps
+// The contract of a durable backend under the stores: an ordered key-value log with one global
+// revision that never decreases, conditional writes, a consistent list and a change feed that
+// resumes from a revision. Each commit gets a revision greater than every earlier commit's; the
+// commits a backend applies in one transaction (etcd groups commits that arrive together) share
+// theirs, and a feed delivers all the changes of one revision in one batch. etcd v3 is the model (kine gives SQLite the same shape); a store keeps
 // its in-memory indexes as the serving path and applies what this feed delivers.
 //
 // Keys are strings that start with '/', relative to the backend's own namespace (etcd prepends its

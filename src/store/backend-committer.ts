@@ -39,8 +39,11 @@ export class BackendCommitter implements Committer {
   private readonly space: string;
   private readonly feedWaitMs: number;
   private readonly own = new Map<string, OwnWrite>();
-  /** applied: per revision, the object the feed applied for one of this process's writes, until its writer takes it. */
-  private readonly applied = new Map<number, KubeObject>();
+  /**
+   * applied: the object the feed applied for one of this process's writes, until its writer takes
+   * it, by revision and key (the writes of one backend transaction share a revision).
+   */
+  private readonly applied = new Map<string, KubeObject>();
 
   constructor(opts: BackendCommitterOptions) {
     this.backend = opts.backend;
@@ -65,8 +68,9 @@ export class BackendCommitter implements Committer {
     }
     // A durable write is the answer even if the feed is slow to bring it back.
     await this.waiters.revision(result.revision, this.feedWaitMs);
-    const applied = this.applied.get(result.revision);
-    this.applied.delete(result.revision);
+    const appliedKey = `${result.revision} ${key}`;
+    const applied = this.applied.get(appliedKey);
+    this.applied.delete(appliedKey);
     return applied ?? withVersion(write.object, result.revision).object;
   }
 
@@ -79,7 +83,7 @@ export class BackendCommitter implements Committer {
     if (own === undefined || own.value !== value) return undefined;
     this.own.delete(key);
     const decoded = withVersion(own.planned, revision);
-    this.applied.set(revision, decoded.object);
+    this.applied.set(`${revision} ${key}`, decoded.object);
     return decoded;
   }
 

@@ -1,8 +1,11 @@
 // The most recent committed events, kept so a watch can resume from a resourceVersion. Versions
-// increase strictly but need not be consecutive: a store over a durable backend shares one
-// revision counter with other key spaces, so its own events skip the versions written elsewhere.
-// The window knows the version after which it holds every event (`coveredAfter`): a watch from
-// any version at or above it can be resumed, from anything older it cannot.
+// never decrease but need not be consecutive: a store over a durable backend shares one revision
+// counter with other key spaces, so its own events skip the versions written elsewhere; and the
+// objects written in one backend transaction share its revision (a group). The window knows the
+// version after which it holds every event (`coveredAfter`): a watch from any version at or above
+// it can be resumed, from anything older it cannot. A watch resumed from a version that is a group
+// of several events gets the whole group again: a client cut off in the middle of a group knows
+// only that version, and duplicates are harmless to a client that applies events by key.
 //
 // The window is bounded twice, oldest events evicted first: by event count, and by the estimated
 // bytes of the objects its events carry. The count alone does not bound memory: a 3 MB object
@@ -68,6 +71,8 @@ export class EventWindow {
   private head = 0;
   /** coveredAfter: every event with a greater version is retained. */
   private coveredAfter = 0;
+  /** brokenGroup: the version of a group whose oldest events were evicted and newest kept (-1: none). */
+  private brokenGroup = -1;
   private heldBytes = 0;
 
   constructor(limits: EventWindowLimits) {
@@ -96,7 +101,7 @@ export class EventWindow {
   }
 
   /**
-   * push records the event of version rv, which must be greater than the newest retained event's;
+   * push records the event of version rv, which must not be less than the newest retained event's;
    * bytes is the estimated size of object. Then the oldest events go until both bounds hold.
    */
   push(rv: number, type: ChangeType, object: KubeObject, previous: KubeObject | undefined, source: ClusterTable, bytes: number): void {
@@ -112,9 +117,20 @@ export class EventWindow {
     this.compact();
   }
 
-  /** canResumeFrom tells whether every event after rv is still retained. */
+  /** canResumeFrom tells whether every event after rv (and every event of rv's group) is still retained. */
   canResumeFrom(rv: number): boolean {
-    return rv >= this.coveredAfter;
+    return rv > this.coveredAfter || (rv === this.coveredAfter && rv !== this.brokenGroup);
+  }
+
+  /**
+   * resumeAfter is the version to replay after for a watch resumed from rv: rv itself, or the
+   * version before it when rv names a retained group of several events, so the group is sent whole.
+   */
+  resumeAfter(rv: number): number {
+    const slot = this.firstSlotAfter(rv);
+    const last = slot - 1;
+    const groupOfSeveral = last > this.head && this.versions[last] === rv && this.versions[last - 1] === rv;
+    return groupOfSeveral ? rv - 1 : rv;
   }
 
   /** oldestResumable is the oldest resourceVersion a watch can still resume from. */
@@ -148,8 +164,10 @@ export class EventWindow {
     this.objects[slot] = undefined;
     this.previous[slot] = undefined;
     this.sources[slot] = undefined;
-    this.coveredAfter = this.versions[slot] as number;
+    const version = this.versions[slot] as number;
+    this.coveredAfter = version;
     this.head++;
+    this.brokenGroup = this.head < this.versions.length && this.versions[this.head] === version ? version : -1;
   }
 
   /** compact cuts the dead slots off the front once they are many; amortised O(1) per event. */

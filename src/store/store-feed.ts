@@ -88,7 +88,7 @@ export class StoreFeed {
     this.apply(changed.map((entry) => ({ type: 'put', key: entry.key, value: entry.value, revision: entry.modRevision })));
     // Deletions missed while cut off carry the list's revision: the feed no longer knows theirs.
     for (const key of cache.table.keys()) {
-      if (!present.has(storageKey(space, key))) cache.applyChange({ key, revision: listed.revision, deleted: true, missedDelete: true });
+      if (!present.has(storageKey(space, key))) cache.applyChange({ key, revision: listed.revision, deleted: true });
     }
     cache.advanceTo(listed.revision);
     committer.waiters.appliedThrough(listed.revision);

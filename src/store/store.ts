@@ -150,7 +150,11 @@ export interface IndexReader {
   indexed(scope: Pick<Scope, 'cluster' | 'group' | 'resource'>, index: string, value: string): KubeObject[];
 }
 
-/** ResourceStore is a store of Kubernetes objects with one strictly increasing resourceVersion. */
+/**
+ * ResourceStore is a store of Kubernetes objects with one resourceVersion that never decreases:
+ * each write takes a greater one, except that the writes a durable backend commits in one
+ * transaction share it.
+ */
 export interface ResourceStore {
   /** create stores a new object, filling uid, resourceVersion, creationTimestamp, generation (and a name from generateName). */
   create(ref: ResourceRef, obj: KubeObject, opts?: CreateOptions): Promise<KubeObject>;

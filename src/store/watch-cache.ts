@@ -45,8 +45,6 @@ export interface AppliedChange {
   readonly object?: KubeObject;
   readonly bytes?: number;
   readonly deleted?: boolean;
-  /** missedDelete: a deletion found by listing again, given the list's revision, which several may share. */
-  readonly missedDelete?: boolean;
 }
 
 /** WatchCache holds a store's current state and recent history. */
@@ -99,11 +97,12 @@ export class WatchCache {
   }
 
   /**
-   * applyChange applies one committed change from the backend's feed, in revision order; a
-   * revision at or below the current one was applied already and is ignored.
+   * applyChange applies one committed change from the backend's feed, in revision order. Several
+   * changes may share a revision (one backend transaction, or the deletions a re-list found); a
+   * revision below the current one was applied already and is ignored.
    */
   applyChange(change: AppliedChange): void {
-    if (change.revision < this.rv || (change.revision === this.rv && change.missedDelete !== true)) return;
+    if (change.revision < this.rv) return;
     const cluster = this.clusterOf(change.key);
     const previous = cluster.get(change.key.namespace, change.key.name);
     if (change.deleted !== true && change.object !== undefined) {

@@ -41,8 +41,9 @@ export function startWatch(ctx: WatchContext, scope: Scope, opts: WatchOptions, 
     if (!ctx.window.canResumeFrom(from)) {
       throw new AppError('Expired', `too old resource version: ${from} (${ctx.window.oldestResumable()})`);
     }
-    watcher.afterRv = from;
-    ctx.window.forEachAfter(from, (rv, type, object, previous, source) => {
+    const after = ctx.window.resumeAfter(from);
+    watcher.afterRv = after;
+    ctx.window.forEachAfter(after, (rv, type, object, previous, source) => {
       if (source.resource === resource) watcher.offer(rv, type, object, previous, source.cluster);
     });
   }

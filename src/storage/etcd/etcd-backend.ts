@@ -1,12 +1,14 @@
-// The etcd backend: the Backend contract on etcd v3, whose model it is. A commit is one
-// transaction guarded by the key's create or mod revision; a list is a paged range pinned to one
+// The etcd backend: the Backend contract on etcd v3, whose model it is. A commit is a transaction
+// guarded by the key's create or mod revision (commits that arrive together share one, see
+// etcd-batcher.ts); a list is a paged range pinned to one
 // revision; a feed is a watch that resumes by itself; a compactor keeps one interval of history.
 // Every call has a deadline, so a cluster without quorum makes calls fail with
 // ServiceUnavailable instead of hanging, and health() says so.
 
-import type { Etcd3, ITxnRequest } from 'etcd3';
+import type { Etcd3 } from 'etcd3';
 import { AppError } from '../../errors.js';
 import type { Backend, BackendHealth, BackendList, BackendOp, Feed, FeedHandlers, OpResult } from '../backend.js';
+import { EtcdBatcher } from './etcd-batcher.js';
 import { EtcdCaller } from './etcd-caller.js';
 import { openEtcdClient } from './etcd-client.js';
 import type { EtcdTlsFiles } from './etcd-client.js';
@@ -16,6 +18,7 @@ import { EtcdFeed } from './etcd-feed.js';
 import { DEFAULT_ETCD_PREFIX, EtcdKeyspace } from './etcd-keyspace.js';
 import { listPrefix } from './etcd-list.js';
 import { Reachability } from './etcd-reachability.js';
+import { groupTransaction, singleTransaction } from './etcd-transaction.js';
 
 /** EtcdBackendOptions configures the etcd backend. */
 export interface EtcdBackendOptions {
@@ -62,6 +65,7 @@ export class EtcdBackend implements Backend {
   private readonly probeTimer: NodeJS.Timeout;
   private probing: Promise<void> | undefined;
   private readonly feeds = new Set<EtcdFeed>();
+  private readonly batcher = new EtcdBatcher((op) => this.commitAlone(op), (ops) => this.commitGroup(ops));
   private readonly pending = new Set<Promise<unknown>>();
   private closing: Promise<void> | undefined;
 
@@ -80,12 +84,23 @@ export class EtcdBackend implements Backend {
   commit(op: BackendOp): Promise<OpResult> {
     return this.track(async () => {
       if (this.keyspace.isReserved(op.key)) throw new AppError('Invalid', `etcd: the key ${op.key} is reserved for the backend`);
-      const response = await this.caller.write('commit', (options) => this.client.kv.txn(this.transactionOf(op), options));
-      const revision = Number(response.header.revision);
-      if (response.succeeded) return { ok: true, revision };
-      const current = response.responses[0]?.response_range.kvs[0]?.mod_revision ?? 0;
-      return { ok: false, current: Number(current), revision };
+      return this.batcher.submit(op);
     });
+  }
+
+  /** commitAlone sends one commit as its own transaction. */
+  private async commitAlone(op: BackendOp): Promise<OpResult> {
+    const response = await this.caller.write('commit', (options) => this.client.kv.txn(singleTransaction(this.keyspace, op), options));
+    const revision = Number(response.header.revision);
+    if (response.succeeded) return { ok: true, revision };
+    const current = response.responses[0]?.response_range.kvs[0]?.mod_revision ?? 0;
+    return { ok: false, current: Number(current), revision };
+  }
+
+  /** commitGroup sends commits on distinct keys as one transaction: its revision, or undefined if a condition failed. */
+  private async commitGroup(ops: readonly BackendOp[]): Promise<number | undefined> {
+    const response = await this.caller.write('commit', (options) => this.client.kv.txn(groupTransaction(this.keyspace, ops), options));
+    return response.succeeded ? Number(response.header.revision) : undefined;
   }
 
   list(prefix: string): Promise<BackendList> {
@@ -129,26 +144,6 @@ export class EtcdBackend implements Backend {
     const key = this.keyspace.compactKey();
     const response = await this.caller.read('read of the revision', (options) => this.client.kv.range({ key, count_only: true }, options), budgetMs);
     return Number(response.header.revision);
-  }
-
-  /** transactionOf is op as one transaction; its else branch reads the key, so a refusal says its revision atomically. */
-  private transactionOf(op: BackendOp): ITxnRequest {
-    const key = this.keyspace.etcdKey(op.key);
-    const failure = [{ request_range: { key, keys_only: true } }];
-    if (op.kind === 'create') {
-      return {
-        compare: [{ key, target: 'Create', result: 'Equal', create_revision: 0 }],
-        success: [{ request_put: { key, value: Buffer.from(op.value) } }],
-        failure,
-      };
-    }
-    // The key must exist: etcd compares an absent key's mod revision as 0.
-    const compare = [
-      { key, target: 'Mod' as const, result: 'Equal' as const, mod_revision: op.expected },
-      { key, target: 'Create' as const, result: 'Greater' as const, create_revision: 0 },
-    ];
-    if (op.kind === 'update') return { compare, success: [{ request_put: { key, value: Buffer.from(op.value) } }], failure };
-    return { compare, success: [{ request_delete_range: { key } }], failure };
   }
 
   /** track refuses calls once close() began and lets close() wait for the ones in flight. */

@@ -10,6 +10,8 @@
 //   case 8: with no member reachable, open succeeds, calls reject ServiceUnavailable and health says so
 //   case 9: all members stopped (SIGSTOP): commits and lists reject ServiceUnavailable, health turns
 //           not ok; after SIGCONT it recovers and the feed goes on with no gap and no repeat
+//   case 11: commits that arrive together share one transaction (and its revision); each holds
+//   case 12: a group with a failing condition is committed again one by one: the others hold
 
 import { randomUUID } from 'node:crypto';
 import { Etcd3 } from 'etcd3';
@@ -142,6 +144,33 @@ describe('etcd backend', () => {
     expect(versions).toHaveLength(1);
   });
 
+  it('case 11: commits that arrive together go out as one transaction: they share a revision, each holds, the feed brings each once', async () => {
+    const backend = await open();
+    const feed = new FeedRecorder();
+    backend.watch('/g/', await backend.currentRevision(), feed.handlers);
+    const revisions = await Promise.all(Array.from({ length: 40 }, (_, i) => committed(backend, { kind: 'create', key: `/g/${i}`, value: `${i}` })));
+    expect(new Set(revisions).size).toBeLessThan(revisions.length);
+    await feed.reached(Math.max(...revisions));
+    expect(feed.changes.map((change) => change.key).sort()).toEqual(Array.from({ length: 40 }, (_, i) => `/g/${i}`).sort());
+    const listed = await backend.list('/g/');
+    expect(new Map(listed.entries.map((e) => [e.key, e.modRevision]))).toEqual(new Map(revisions.map((rv, i) => [`/g/${i}`, rv])));
+  });
+
+  it('case 12: in a group where one condition fails, the others hold and the failed commit says the current revision', async () => {
+    const backend = await open();
+    const taken = await committed(backend, { kind: 'create', key: '/h/taken', value: 'first' });
+    const results = await Promise.all([
+      backend.commit({ kind: 'create', key: '/h/a', value: 'a' }),
+      backend.commit({ kind: 'create', key: '/h/taken', value: 'second' }),
+      backend.commit({ kind: 'create', key: '/h/b', value: 'b' }),
+    ]);
+    expect(results[0]).toMatchObject({ ok: true });
+    expect(results[1]).toMatchObject({ ok: false, current: taken });
+    expect(results[2]).toMatchObject({ ok: true });
+    const listed = await backend.list('/h/');
+    expect(listed.entries.map((e) => `${e.key}=${e.value}`)).toEqual(['/h/a=a', '/h/b=b', '/h/taken=first']);
+  });
+
   describe('on a cluster of its own', () => {
     let own: EtcdCluster;
     beforeAll(async () => {
@@ -198,7 +227,10 @@ describe('etcd backend', () => {
       const after = await Promise.all(Array.from({ length: 100 }, (_, i) => committed(backend, { kind: 'create', key: `/s/after-${i}`, value: 'x' })));
       await feed.reached(Math.max(...after));
       const delivered = feed.revisions();
-      expect(delivered).toEqual([...new Set(delivered)].sort((a, b) => a - b));
+      // In order, and no change twice (concurrent creates may share a revision: one transaction).
+      expect(delivered).toEqual([...delivered].sort((a, b) => a - b));
+      const keys = feed.changes.map((change) => change.key);
+      expect(new Set(keys).size).toBe(keys.length);
       expect(delivered).toEqual(expect.arrayContaining([before, ...after]));
       // The refused create may still have been applied once etcd woke up: it is the only other change allowed.
       const others = feed.changes.filter((change) => change.revision !== before && !after.includes(change.revision));

@@ -1,0 +1,45 @@
+// Commits as etcd transactions. One commit alone is one transaction guarded by its key's create or
+// mod revision, whose else branch reads the key so a refusal says its revision atomically. Commits
+// that arrive together go out as one transaction guarded by all their conditions: etcd then gives
+// them one revision, and a round trip (about 250 µs of this process's CPU in the gRPC client, and
+// as much of etcd's) is paid once for the group instead of once per object.
+
+import type { ITxnRequest } from 'etcd3';
+import type { BackendOp } from '../backend.js';
+import type { EtcdKeyspace } from './etcd-keyspace.js';
+
+/** TxnCompare and TxnOp are the parts of a transaction request. */
+type TxnCompare = NonNullable<ITxnRequest['compare']>[number];
+type TxnOp = NonNullable<ITxnRequest['success']>[number];
+
+/** guardOf is what must hold for op: the key absent (create), or present at the expected revision. */
+function guardOf(key: Buffer, op: BackendOp): TxnCompare[] {
+  if (op.kind === 'create') return [{ key, target: 'Create', result: 'Equal', create_revision: 0 }];
+  // The key must exist: etcd compares an absent key's mod revision as 0.
+  return [
+    { key, target: 'Mod', result: 'Equal', mod_revision: op.expected },
+    { key, target: 'Create', result: 'Greater', create_revision: 0 },
+  ];
+}
+
+function writeOf(key: Buffer, op: BackendOp): TxnOp {
+  return op.kind === 'delete' ? { request_delete_range: { key } } : { request_put: { key, value: Buffer.from(op.value) } };
+}
+
+/** singleTransaction is op alone; its else branch reads the key. */
+export function singleTransaction(keyspace: EtcdKeyspace, op: BackendOp): ITxnRequest {
+  const key = keyspace.etcdKey(op.key);
+  return { compare: guardOf(key, op), success: [writeOf(key, op)], failure: [{ request_range: { key, keys_only: true } }] };
+}
+
+/** groupTransaction is several ops on distinct keys, applied together only if every guard holds. */
+export function groupTransaction(keyspace: EtcdKeyspace, ops: readonly BackendOp[]): ITxnRequest {
+  const compare: TxnCompare[] = [];
+  const success: TxnOp[] = [];
+  for (const op of ops) {
+    const key = keyspace.etcdKey(op.key);
+    compare.push(...guardOf(key, op));
+    success.push(writeOf(key, op));
+  }
+  return { compare, success, failure: [] };
+}
