@@ -6,7 +6,7 @@
 import type { LoadResult } from '../lib/load-generator.js';
 import type { DurablePhaseResult } from './durable-phase.js';
 import { count, fmt, mib, ms } from './figure-format.js';
-import type { Figure } from './figures.js';
+import type { Figure } from './figure-format.js';
 
 const SYNC_TARGET = 5000;
 const POINT_READ_RATIO_TARGET = 0.95;

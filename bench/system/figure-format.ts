@@ -11,3 +11,16 @@ export const count = (n: number): string => (n >= 1e6 ? `${n / 1e6}M` : `${n / 1
 
 /** mib is a byte count in MiB, one decimal. */
 export const mib = (bytes: number): string => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
+
+/** Figure is one row of the results. */
+export interface Figure {
+  readonly id: string;
+  readonly name: string;
+  readonly value: number;
+  readonly unit: string;
+  /** text is the value as printed, with whatever detail helps read it. */
+  readonly text: string;
+  readonly reference?: { readonly name: string; readonly value: number; readonly text: string };
+  readonly ratio?: number;
+  readonly target?: { readonly text: string; readonly met: boolean };
+}

@@ -7,6 +7,7 @@ import type { ObjectShape } from '../lib/bench-objects.js';
 import type { DurablePhaseResult } from './durable-phase.js';
 import { durableFigures } from './durable-figures.js';
 import { count, fmt, ms } from './figure-format.js';
+import type { Figure } from './figure-format.js';
 import type { Memory } from './processes.js';
 import type { LagResult, SyncResult } from './replication.js';
 
@@ -27,18 +28,7 @@ export interface PhaseResult {
   readonly facade?: FacadeFigures;
 }
 
-/** Figure is one row of the results. */
-export interface Figure {
-  readonly id: string;
-  readonly name: string;
-  readonly value: number;
-  readonly unit: string;
-  /** text is the value as printed, with whatever detail helps read it. */
-  readonly text: string;
-  readonly reference?: { readonly name: string; readonly value: number; readonly text: string };
-  readonly ratio?: number;
-  readonly target?: { readonly text: string; readonly met: boolean };
-}
+export type { Figure } from './figure-format.js';
 
 const GiB = 1024 ** 3;
 

@@ -6,7 +6,7 @@
 
 import { fork } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, waitFor } from '../lib/bench-http.js';
@@ -126,10 +126,16 @@ export async function startMeasured(sourceUrl: string, opts: MeasuredOptions): P
     env: { ...env, NODE_ENV: 'production' },
   });
   const url = `http://127.0.0.1:${port}`;
+  // The directory holds only the kubeconfig and the config file: gone with the process.
+  const stop = async (): Promise<StopReport> => {
+    const report = await stopChild(child);
+    rmSync(dir, { recursive: true, force: true });
+    return report;
+  };
   try {
     await waitReady(child, `${url}/readyz`);
   } catch (err) {
-    await stopChild(child);
+    await stop();
     throw err;
   }
   const readyMs = performance.now() - spawnedAt;
@@ -148,7 +154,7 @@ export async function startMeasured(sourceUrl: string, opts: MeasuredOptions): P
       await waitFor(`${url}/v1/schemas`);
       return { heapUsed, rss };
     },
-    stop: () => stopChild(child),
+    stop,
   };
 }
 

@@ -10,7 +10,7 @@ import { RESULTS_DIR } from './results.js';
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const README = join(ROOT, 'README.md');
 
-const INTRO = `\`npm run bench\` runs the system benchmark (\`bench/system/\`, about 15 minutes): cachegate runs as
+const INTRO = `\`npm run bench\` runs the system benchmark (\`bench/system/\`, about 10 minutes): cachegate runs as
 its own process with the embedded source off and replicates from a second process (a source
 seeded in-process) through a kubeconfig, so every figure is cachegate's own. The phases at 20k,
 100k and \`SCALE_N\` objects keep the cache in memory (\`store.backend: memory\`); after the 100k

@@ -9,6 +9,7 @@ import { STATUS_CODES } from 'node:http';
 import { HttpMethod, KubeConfig, RequestContext } from '@kubernetes/client-node';
 import { fetch } from 'undici';
 import type { HeadersInit, Response } from 'undici';
+import { DispatcherReuse } from './dispatcher-reuse.js';
 
 /** REQUEST_TIMEOUT_MS bounds a non-watch request, so a hung server cannot stall a reflector forever. */
 const REQUEST_TIMEOUT_MS = 30_000;
@@ -51,6 +52,7 @@ export interface WatchCallbacks {
 /** SourceTransport sends requests and opens watches with one kubeconfig's credentials. */
 export class SourceTransport {
   readonly #kubeConfig: KubeConfig;
+  readonly #dispatchers = new DispatcherReuse();
   /** server is the base URL of the kubeconfig's current cluster. */
   readonly server: string;
 
@@ -152,7 +154,7 @@ export class SourceTransport {
     return fetch(url, {
       method: opts.method,
       headers,
-      dispatcher: context.getDispatcher(),
+      dispatcher: this.#dispatchers.use(context.getDispatcher()),
       signal: opts.signal,
       ...(opts.body === undefined ? {} : { body: opts.body }),
     });

@@ -14,6 +14,7 @@ import { reconcileCcr } from './ccr-reconcile.js';
 import { ccrKey, splitCcrKey } from './ccr-view.js';
 import { ChildRegistry } from './child-registry.js';
 import { InitialSync } from './initial-sync.js';
+import { isStatusOnlyChange } from './status-only-change.js';
 
 /** COUNTS_DELAY_MS bounds how often count changes are written to a CCR's status. */
 export const COUNTS_DELAY_MS = 200;
@@ -84,7 +85,12 @@ export class ClusterCachedResourceController {
       if (registering || !this.#opts.ccrs.hasSynced()) this.#initialSync.firstListed(ccrKey(this.#opts.ccrs.clusterOf(obj), obj.metadata.name ?? ''));
       enqueue(obj);
     };
-    this.#removeHandler = this.#opts.ccrs.addHandler({ add: added, update: enqueue, delete: enqueueGone });
+    // A CCR being deleted goes through its phases one status write at a time, each one's echo
+    // bringing the next step: there every update counts.
+    const updated = (obj: KubeObject, old: KubeObject): void => {
+      if (obj.metadata.deletionTimestamp !== undefined || !isStatusOnlyChange(obj, old)) enqueue(obj);
+    };
+    this.#removeHandler = this.#opts.ccrs.addHandler({ add: added, update: updated, delete: enqueueGone });
     registering = false;
     this.#controller.start();
   }

@@ -25,6 +25,9 @@ export interface OpenedDatabase {
   readonly revision: number;
 }
 
+/** PAGE_CACHE_KIB is SQLite's page cache for the connection, outside the V8 heap. */
+const PAGE_CACHE_KIB = 64 * 1024;
+
 /** SQLITE_BUSY and SQLITE_LOCKED: another connection holds the file. */
 const LOCKED_CODES: ReadonlySet<number> = new Set([5, 6]);
 
@@ -33,7 +36,7 @@ const CORRUPT_CODES: ReadonlySet<number> = new Set([11, 26]);
 
 const SCHEMA = `
   CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID;
-  CREATE TABLE IF NOT EXISTS kv (key TEXT PRIMARY KEY, mod_revision INTEGER NOT NULL, value TEXT NOT NULL) WITHOUT ROWID;
+  CREATE TABLE IF NOT EXISTS kv (key TEXT PRIMARY KEY, mod_revision INTEGER NOT NULL, value TEXT NOT NULL);
 `;
 
 /**
@@ -51,6 +54,9 @@ export function openDatabase(dataDir: string, fsync: boolean): OpenedDatabase {
     lockAndInitialize(db, path);
     checkIntegrity(db, path);
     db.exec(`PRAGMA synchronous=${fsync ? 'FULL' : 'NORMAL'}`);
+    // The default page cache (2 MiB) makes every check of a commit's condition a read from the file
+    // once the database outgrows it; 64 MiB keeps the key index of a few million objects in memory.
+    db.exec(`PRAGMA cache_size=${-PAGE_CACHE_KIB}`);
     return { db, path, revision: readMeta(db, 'revision') ?? 0 };
   } catch (err) {
     closeQuietly(db);
