@@ -9,6 +9,7 @@ import type { KubeObject } from '../apimachinery/object-meta.js';
 import { AppError } from '../errors.js';
 import type { Backend, BackendOp } from '../storage/backend.js';
 import type { Committer, PlannedWrite } from './committer.js';
+import type { ObjectKey } from './store.js';
 import { StaleView } from './committer.js';
 import { AppliedWaiters } from './applied-waiters.js';
 import { encodeStoredValue, withVersion } from './stored-value.js';
@@ -29,6 +30,8 @@ interface OwnWrite {
 export interface BackendCommitterOptions {
   readonly backend: Backend;
   readonly space: string;
+  /** heldVersion is the resourceVersion the store holds for a key now (0: none). */
+  readonly heldVersion: (key: ObjectKey) => number;
   readonly feedWaitMs?: number;
 }
 
@@ -37,6 +40,7 @@ export class BackendCommitter implements Committer {
   readonly waiters = new AppliedWaiters();
   private readonly backend: Backend;
   private readonly space: string;
+  private readonly heldVersion: (key: ObjectKey) => number;
   private readonly feedWaitMs: number;
   private readonly own = new Map<string, OwnWrite>();
   /**
@@ -48,6 +52,7 @@ export class BackendCommitter implements Committer {
   constructor(opts: BackendCommitterOptions) {
     this.backend = opts.backend;
     this.space = opts.space;
+    this.heldVersion = opts.heldVersion;
     this.feedWaitMs = opts.feedWaitMs ?? 10_000;
   }
 
@@ -62,8 +67,10 @@ export class BackendCommitter implements Committer {
     });
     if (!result.ok) {
       this.own.delete(key);
-      // The backend holds a version this store has not applied yet: wait for it, then check again.
-      await this.waiters.keyChange(key, this.feedWaitMs);
+      // The backend holds another version than the one checked. Unless the feed has brought it
+      // already (the winner of a race is often applied before the loser hears back), wait for it;
+      // then the store checks again.
+      if (!this.holds(write.key, result.current)) await this.waiters.keyChange(key, this.feedWaitMs);
       throw new StaleView(`the object was changed meanwhile: ${write.key.name}`);
     }
     // A durable write is the answer even if the feed is slow to bring it back.
@@ -85,6 +92,12 @@ export class BackendCommitter implements Committer {
     const decoded = withVersion(own.planned, revision);
     this.applied.set(`${revision} ${key}`, decoded.object);
     return decoded;
+  }
+
+  /** holds tells whether the store has applied the backend's current version of key (0: absent). */
+  private holds(key: ObjectKey, current: number): boolean {
+    const held = this.heldVersion(key);
+    return current === 0 ? held === 0 : held >= current;
   }
 
   private operation(key: string, write: PlannedWrite): BackendOp {

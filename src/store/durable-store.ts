@@ -8,7 +8,7 @@ import { MemoryStore } from './memory-store.js';
 import type { MemoryStoreOptions } from './memory-store.js';
 import { StoreFeed } from './store-feed.js';
 import { WatchCache } from './watch-cache.js';
-import type { IndexFunc } from './store.js';
+import type { IndexFunc, ObjectKey } from './store.js';
 
 /** DurableStoreOptions name the backend and the store's key space within it. */
 export interface DurableStoreOptions extends Omit<MemoryStoreOptions, 'committer' | 'cache'> {
@@ -17,6 +17,8 @@ export interface DurableStoreOptions extends Omit<MemoryStoreOptions, 'committer
   readonly space: string;
   /** indexes are registered before the state is loaded, so loading indexes it once. */
   readonly indexes?: readonly { readonly group: string; readonly resource: string; readonly name: string; readonly fn: IndexFunc }[];
+  /** feedWaitMs bounds how long a writer waits for the feed to bring back what it needs (default 10 s). */
+  readonly feedWaitMs?: number;
   readonly onSkipped?: (key: string) => void;
   readonly onFeedError?: (err: unknown) => void;
 }
@@ -30,9 +32,10 @@ export interface DurableStore {
 
 /** openDurableStore loads the store's key space from the backend and follows its changes. */
 export async function openDurableStore(opts: DurableStoreOptions): Promise<DurableStore> {
-  const { backend, space, indexes = [], onSkipped, onFeedError, ...memory } = opts;
-  const committer = new BackendCommitter({ backend, space });
+  const { backend, space, indexes = [], onSkipped, onFeedError, feedWaitMs, ...memory } = opts;
   const cache = new WatchCache(memory);
+  const heldVersion = (key: ObjectKey): number => Number(cache.table.get(key)?.metadata.resourceVersion ?? 0);
+  const committer = new BackendCommitter({ backend, space, heldVersion, ...(feedWaitMs === undefined ? {} : { feedWaitMs }) });
   const store = new MemoryStore({ ...memory, committer, cache });
   for (const index of indexes) store.addIndex(index.group, index.resource, index.name, index.fn);
   const feed = new StoreFeed({ backend, space, cache, committer, ...(onSkipped ? { onSkipped } : {}), ...(onFeedError ? { onError: onFeedError } : {}) });

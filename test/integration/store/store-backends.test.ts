@@ -17,7 +17,9 @@ import type { StoreUnderTest } from './store-conformance.js';
 
 async function durable(openBackend: () => Promise<Backend>): Promise<StoreUnderTest> {
   const backend = await openBackend();
-  const opened = await openDurableStore({ backend, space: 'source' });
+  // Waits for the feed are bounded by 10 s in production; here a wait that only a timeout ends
+  // would outlast the test's own timeout, so a write must never depend on one to go on.
+  const opened = await openDurableStore({ backend, space: 'source', feedWaitMs: 10 * 60_000 });
   return {
     store: opened.store,
     close: async () => {
