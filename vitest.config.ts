@@ -18,6 +18,10 @@ export default defineConfig({
     // Chooses, prints and provides the fuzz and property seeds of the run (FUZZ_SEED, FC_SEED).
     globalSetup: ['test/helpers/run-seeds.ts'],
     pool: 'forks',
+    // Two files at a time on two cores (vitest's default leaves one core idle): most files spend
+    // their time waiting on processes they started (etcd members, cachegates, browsers), and
+    // every test waits for conditions, never for time, so they hold while sharing the machine.
+    maxWorkers: 2,
     projects: [
       // Each project names its own files: `extends` would add the root's include to a project's.
       { extends: true, test: { name: 'all', include: ['test/**/*.test.ts'] } },
