@@ -18,20 +18,20 @@ import { storageKey } from './storage-key.js';
 
 /**
  * OwnWrite is a write this process sent, kept until the feed brings it back: the feed applies the
- * planned object instead of parsing the value (value '' marks a delete), and the writer is
- * answered with the very object the cache then holds.
+ * planned object instead of parsing the value (value '' marks a delete).
  */
 interface OwnWrite {
   readonly value: string;
   readonly planned: KubeObject;
+  readonly bytes: number;
 }
 
 /** BackendCommitterOptions: feedWaitMs bounds the wait for the feed after a durable commit. */
 export interface BackendCommitterOptions {
   readonly backend: Backend;
   readonly space: string;
-  /** heldVersion is the resourceVersion the store holds for a key now (0: none). */
-  readonly heldVersion: (key: ObjectKey) => number;
+  /** held is the object the store holds for a key now. */
+  readonly held: (key: ObjectKey) => KubeObject | undefined;
   readonly feedWaitMs?: number;
 }
 
@@ -40,19 +40,14 @@ export class BackendCommitter implements Committer {
   readonly waiters = new AppliedWaiters();
   private readonly backend: Backend;
   private readonly space: string;
-  private readonly heldVersion: (key: ObjectKey) => number;
+  private readonly held: (key: ObjectKey) => KubeObject | undefined;
   private readonly feedWaitMs: number;
   private readonly own = new Map<string, OwnWrite>();
-  /**
-   * applied: the object the feed applied for one of this process's writes, until its writer takes
-   * it, by revision and key (the writes of one backend transaction share a revision).
-   */
-  private readonly applied = new Map<string, KubeObject>();
 
   constructor(opts: BackendCommitterOptions) {
     this.backend = opts.backend;
     this.space = opts.space;
-    this.heldVersion = opts.heldVersion;
+    this.held = opts.held;
     this.feedWaitMs = opts.feedWaitMs ?? 10_000;
   }
 
@@ -60,7 +55,7 @@ export class BackendCommitter implements Committer {
   async persist(write: PlannedWrite): Promise<KubeObject> {
     const key = storageKey(this.space, write.key);
     const op = this.operation(key, write);
-    this.own.set(key, { value: op.kind === 'delete' ? '' : op.value, planned: write.object });
+    this.own.set(key, { value: op.kind === 'delete' ? '' : op.value, planned: write.object, bytes: write.bytes });
     const result = await this.backend.commit(op).catch((err: unknown) => {
       this.own.delete(key);
       throw unavailable(err);
@@ -73,12 +68,12 @@ export class BackendCommitter implements Committer {
       if (!this.holds(write.key, result.current)) await this.waiters.keyChange(key, this.feedWaitMs);
       throw new StaleView(`the object was changed meanwhile: ${write.key.name}`);
     }
-    // A durable write is the answer even if the feed is slow to bring it back.
+    // A durable write is the answer even if the feed is slow to bring it back. The writer gets
+    // the very object the store holds once it is applied (unless a later write replaced it).
     await this.waiters.revision(result.revision, this.feedWaitMs);
-    const appliedKey = `${result.revision} ${key}`;
-    const applied = this.applied.get(appliedKey);
-    this.applied.delete(appliedKey);
-    return applied ?? withVersion(write.object, result.revision).object;
+    const held = this.held(write.key);
+    if (held?.metadata.resourceVersion === String(result.revision)) return held;
+    return withVersion(write.object, result.revision, write.bytes).object;
   }
 
   /**
@@ -89,14 +84,12 @@ export class BackendCommitter implements Committer {
     const own = this.own.get(key);
     if (own === undefined || own.value !== value) return undefined;
     this.own.delete(key);
-    const decoded = withVersion(own.planned, revision);
-    this.applied.set(`${revision} ${key}`, decoded.object);
-    return decoded;
+    return withVersion(own.planned, revision, own.bytes);
   }
 
   /** holds tells whether the store has applied the backend's current version of key (0: absent). */
   private holds(key: ObjectKey, current: number): boolean {
-    const held = this.heldVersion(key);
+    const held = Number(this.held(key)?.metadata.resourceVersion ?? 0);
     return current === 0 ? held === 0 : held >= current;
   }
 

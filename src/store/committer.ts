@@ -14,6 +14,8 @@ export interface PlannedWrite {
   /** object is the new state (for DELETED, the object's final state). Its resourceVersion is a placeholder. */
   readonly object: KubeObject;
   readonly previous: KubeObject | undefined;
+  /** bytes is object's estimated size, measured when it was frozen. */
+  readonly bytes: number;
 }
 
 /** Committer commits planned writes and resolves with the object as the store then holds it. */

@@ -34,8 +34,8 @@ export interface DurableStore {
 export async function openDurableStore(opts: DurableStoreOptions): Promise<DurableStore> {
   const { backend, space, indexes = [], onSkipped, onFeedError, feedWaitMs, ...memory } = opts;
   const cache = new WatchCache(memory);
-  const heldVersion = (key: ObjectKey): number => Number(cache.table.get(key)?.metadata.resourceVersion ?? 0);
-  const committer = new BackendCommitter({ backend, space, heldVersion, ...(feedWaitMs === undefined ? {} : { feedWaitMs }) });
+  const held = (key: ObjectKey) => cache.table.get(key);
+  const committer = new BackendCommitter({ backend, space, held, ...(feedWaitMs === undefined ? {} : { feedWaitMs }) });
   const store = new MemoryStore({ ...memory, committer, cache });
   for (const index of indexes) store.addIndex(index.group, index.resource, index.name, index.fn);
   const feed = new StoreFeed({ backend, space, cache, committer, ...(onSkipped ? { onSkipped } : {}), ...(onFeedError ? { onError: onFeedError } : {}) });

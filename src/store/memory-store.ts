@@ -72,7 +72,7 @@ export class MemoryStore implements S.ResourceStore, S.IndexReader {
       const bytes = deepFreezeMeasured(created);
       if (opts.dryRun === true) return created;
       const key = { ...ref, namespace, name };
-      return this.persist(this.table.ensureResource(ref.group, ref.resource).ensureCluster(ref.cluster), { key, type: 'ADDED', object: created, previous: undefined }, bytes);
+      return this.persist(this.table.ensureResource(ref.group, ref.resource).ensureCluster(ref.cluster), { key, type: 'ADDED', object: created, previous: undefined, bytes });
     });
   }
 
@@ -129,7 +129,7 @@ export class MemoryStore implements S.ResourceStore, S.IndexReader {
     const bytes = deepFreezeMeasured(next);
     if (opts.dryRun === true) return next;
     const finalized = stored.metadata.deletionTimestamp !== undefined && !rules.hasFinalizers(next);
-    return this.persist(cluster, { key, type: finalized ? 'DELETED' : 'MODIFIED', object: next, previous: stored }, bytes);
+    return this.persist(cluster, { key, type: finalized ? 'DELETED' : 'MODIFIED', object: next, previous: stored, bytes });
   }
 
   /** delete removes or marks an object; see ResourceStore.delete. */
@@ -191,13 +191,13 @@ export class MemoryStore implements S.ResourceStore, S.IndexReader {
       const marked = rules.deletingObject(stored, this.stamps.stamp(), rv);
       const bytes = deepFreezeMeasured(marked);
       if (opts.dryRun === true) return { object: marked, deleted: false };
-      return settle(this.persist(cluster, { key, type: 'MODIFIED', object: marked, previous: stored }, bytes), false);
+      return settle(this.persist(cluster, { key, type: 'MODIFIED', object: marked, previous: stored, bytes }), false);
     }
     // The DELETED event carries a new version, as the apiserver bumps the deleted object's.
     const final = rules.withResourceVersion(stored, rv);
     const bytes = deepFreezeMeasured(final);
     if (opts.dryRun === true) return { object: final, deleted: true };
-    return settle(this.persist(cluster, { key, type: 'DELETED', object: final, previous: stored }, bytes), true);
+    return settle(this.persist(cluster, { key, type: 'DELETED', object: final, previous: stored, bytes }), true);
   }
 
   /** size is the number of stored objects. */
@@ -206,9 +206,9 @@ export class MemoryStore implements S.ResourceStore, S.IndexReader {
   }
 
   /** persist commits a checked write: here at once, or through the committer. */
-  private persist(cluster: ClusterTable, write: PlannedWrite, bytes: number): KubeObject | Promise<KubeObject> {
+  private persist(cluster: ClusterTable, write: PlannedWrite): KubeObject | Promise<KubeObject> {
     if (this.committer !== undefined) return this.committer.persist(write);
-    this.cache.commit(cluster, write.type, write.object, write.previous, bytes);
+    this.cache.commit(cluster, write.type, write.object, write.previous, write.bytes);
     return write.object;
   }
 

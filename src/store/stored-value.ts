@@ -34,8 +34,15 @@ export function decodeStoredValue(value: string, revision: number): DecodedValue
   return { object, bytes: deepFreezeMeasured(object) };
 }
 
-/** withVersion is a planned object stamped with the revision it was committed at, frozen. */
-export function withVersion(obj: KubeObject, revision: number): DecodedValue {
-  const object: KubeObject = { ...obj, metadata: { ...obj.metadata, resourceVersion: String(revision) } };
-  return { object, bytes: deepFreezeMeasured(object) };
+/**
+ * withVersion is a frozen planned object stamped with the revision it was committed at. Given the
+ * planned object's measured bytes, only the version string's length changes the estimate, so the
+ * object is not walked again (it is walked once per write, when the store freezes it).
+ */
+export function withVersion(obj: KubeObject, revision: number, plannedBytes?: number): DecodedValue {
+  const resourceVersion = String(revision);
+  const placeholder = obj.metadata.resourceVersion;
+  const object: KubeObject = Object.freeze({ ...obj, metadata: Object.freeze({ ...obj.metadata, resourceVersion }) });
+  if (plannedBytes === undefined || placeholder === undefined) return { object, bytes: deepFreezeMeasured(object) };
+  return { object, bytes: plannedBytes + resourceVersion.length - placeholder.length };
 }
