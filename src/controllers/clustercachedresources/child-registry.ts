@@ -13,6 +13,8 @@ interface Running {
 /** ChildRegistry starts, updates and stops children. */
 export class ChildRegistry {
   readonly #running = new Map<string, Running>();
+  /** #starting: the specs of children whose start is in progress, by CCR key (they count as replicating). */
+  readonly #starting = new Map<string, ReplicationSpec>();
   readonly #start: StartChild;
   readonly #purger: CopyPurger;
 
@@ -34,9 +36,14 @@ export class ChildRegistry {
       return running.child;
     }
     if (running) await this.remove(key, { purge: true });
-    const child = await this.#start(spec, onCountsChanged);
-    this.#running.set(key, { spec, child });
-    return child;
+    this.#starting.set(key, spec);
+    try {
+      const child = await this.#start(spec, onCountsChanged);
+      this.#running.set(key, { spec, child });
+      return child;
+    } finally {
+      this.#starting.delete(key);
+    }
   }
 
   /**
@@ -55,10 +62,9 @@ export class ChildRegistry {
   }
 
   #replicatedElsewhere(spec: ReplicationSpec): boolean {
-    for (const { spec: other } of this.#running.values()) {
-      if (other.shard === spec.shard && other.cluster === spec.cluster && schemaOf(other.gvr) === schemaOf(spec.gvr)) return true;
-    }
-    return false;
+    // A child still starting counts: its copies may be written before it is registered as running.
+    const others = [...[...this.#running.values()].map((r) => r.spec), ...this.#starting.values()];
+    return others.some((other) => other.shard === spec.shard && other.cluster === spec.cluster && schemaOf(other.gvr) === schemaOf(spec.gvr));
   }
 
   /** children lists the running children (for readiness). */
