@@ -65,6 +65,9 @@ export async function serveWatch(
   let write: (event: WatchEvent) => void = (event) => void pending.push(event);
   const watch: Watch = await store.watch(req.scope, req.options, (event) => write(event));
   reply.hijack();
+  // A body sent with the watch is read and dropped: left unread, it pauses the connection, and a
+  // paused connection never notices its client going away (a quiet watch then holds it open).
+  reply.request.raw.resume();
   const raw = reply.raw;
   raw.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-cache, private' });
   raw.flushHeaders();

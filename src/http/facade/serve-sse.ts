@@ -44,6 +44,9 @@ export async function serveSse(req: FastifyRequest, reply: FastifyReply, sse: Ss
   const watch = await sse.read.watchCachedObjects(sse.filter, from, (event) => deliver(event));
 
   reply.hijack();
+  // A body sent with the request is read and dropped: left unread, it pauses the connection, and
+  // a paused connection never notices its client going away.
+  reply.request.raw.resume();
   const raw = reply.raw;
   raw.writeHead(200, {
     'content-type': 'text/event-stream; charset=utf-8',
