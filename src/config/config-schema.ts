@@ -91,7 +91,7 @@ export const ConfigSchema = strictObject({
   graphql: section({ websocket: WebsocketSchema }),
   workers: section({
     clusterCachedResources: wholeNumber(1, 64, { default: 2, description: 'reconcile workers of each ClusterCachedResources controller' }),
-    replication: wholeNumber(1, 256, { default: 64, description: 'reconcile workers of each replication controller (with a durable backend each copy write waits for its commit: the writes in flight together share a commit)' }),
+    replication: wholeNumber(1, 1024, { default: 256, description: 'reconcile workers of each replication controller (with a durable backend each copy write waits for its commit: the writes in flight together share a commit)' }),
   }),
   auth: Type.Optional(AuthSchema),
 });

@@ -36,10 +36,26 @@ export type OpResult =
   | { readonly ok: true; readonly revision: number }
   | { readonly ok: false; readonly current: number; readonly revision: number };
 
-/** ListResult is every live key under a prefix, read at one revision. */
-export interface BackendList {
+/** BackendList is every live key under a prefix, read at one revision, each as its reader made it. */
+export interface BackendList<T = StoredEntry> {
   readonly revision: number;
-  readonly entries: readonly StoredEntry[];
+  readonly entries: readonly T[];
+}
+
+/**
+ * EntryReader turns a listed entry into what the caller keeps (undefined: skip it). A backend that
+ * reads in pages runs it on one page while the next is on its way, so decoding a large key space
+ * overlaps the wait for it; a list that starts over (its revision was compacted) reads again.
+ */
+export type EntryReader<T> = (entry: StoredEntry) => T | undefined;
+
+/** readEach runs read over entries and keeps what it returns. */
+export function readEach<T>(entries: readonly StoredEntry[], read: EntryReader<T>, into: T[] = []): T[] {
+  for (const entry of entries) {
+    const kept = read(entry);
+    if (kept !== undefined) into.push(kept);
+  }
+  return into;
 }
 
 /** Change is one committed write seen by a feed. value is absent on delete. */
@@ -82,8 +98,9 @@ export interface Backend {
   readonly kind: BackendKind;
   /** commit applies one conditional write and resolves once it is durable. */
   commit(op: BackendOp): Promise<OpResult>;
-  /** list reads every key under prefix at one revision, in key order. */
+  /** list reads every key under prefix at one revision, in key order, each through read if given. */
   list(prefix: string): Promise<BackendList>;
+  list<T>(prefix: string, read: EntryReader<T>): Promise<BackendList<T>>;
   /** watch follows every change under prefix with a revision greater than afterRevision. */
   watch(prefix: string, afterRevision: number, handlers: FeedHandlers): Feed;
   /** currentRevision is the backend's revision now (a consistent read's target). */

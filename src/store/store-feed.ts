@@ -33,13 +33,9 @@ export class StoreFeed {
   /** start loads the store's key space and follows its changes; it resolves once loaded. */
   async start(): Promise<void> {
     const { backend, space, cache } = this.opts;
-    const listed = await backend.list(spacePrefix(space));
-    const objects: AppliedChange[] = [];
-    for (const entry of listed.entries) {
-      const change = this.decode(entry.key, entry.value, entry.modRevision);
-      if (change !== undefined) objects.push(change);
-    }
-    cache.load(objects, listed.revision);
+    // Each page is decoded while the backend reads the next one.
+    const listed = await backend.list(spacePrefix(space), (entry) => this.decode(entry.key, entry.value, entry.modRevision));
+    cache.load(listed.entries, listed.revision);
     this.opts.committer.waiters.appliedThrough(listed.revision);
     this.follow(listed.revision);
   }

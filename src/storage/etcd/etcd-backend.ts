@@ -7,7 +7,7 @@
 
 import type { Etcd3 } from 'etcd3';
 import { AppError } from '../../errors.js';
-import type { Backend, BackendHealth, BackendList, BackendOp, Feed, FeedHandlers, OpResult } from '../backend.js';
+import type { Backend, BackendHealth, BackendList, BackendOp, EntryReader, Feed, FeedHandlers, OpResult, StoredEntry } from '../backend.js';
 import { EtcdBatcher } from './etcd-batcher.js';
 import { EtcdCaller } from './etcd-caller.js';
 import { openEtcdClient } from './etcd-client.js';
@@ -103,8 +103,10 @@ export class EtcdBackend implements Backend {
     return response.succeeded ? Number(response.header.revision) : undefined;
   }
 
-  list(prefix: string): Promise<BackendList> {
-    return this.track(() => listPrefix(this, prefix));
+  list(prefix: string): Promise<BackendList>;
+  list<T>(prefix: string, read: EntryReader<T>): Promise<BackendList<T>>;
+  list<T>(prefix: string, read?: EntryReader<T>): Promise<BackendList<T | StoredEntry>> {
+    return this.track(() => listPrefix<T | StoredEntry>(this, prefix, read ?? ((entry) => entry)));
   }
 
   watch(prefix: string, afterRevision: number, handlers: FeedHandlers): Feed {

@@ -6,7 +6,8 @@
 import { Buffer } from 'node:buffer';
 import type { DatabaseSync } from 'node:sqlite';
 import { AppError } from '../../errors.js';
-import type { Backend, BackendHealth, BackendList, BackendOp, Feed, FeedHandlers, OpResult } from '../backend.js';
+import { readEach } from '../backend.js';
+import type { Backend, BackendHealth, BackendList, BackendOp, EntryReader, Feed, FeedHandlers, OpResult, StoredEntry } from '../backend.js';
 import { applyBatch } from './batch-transaction.js';
 import { GroupCommit } from './group-commit.js';
 import type { BatchStats } from './group-commit.js';
@@ -81,16 +82,19 @@ export class LocalBackend implements Backend {
     return this.writes.submit(op, bytes);
   }
 
-  async list(prefix: string): Promise<BackendList> {
+  list(prefix: string): Promise<BackendList>;
+  list<T>(prefix: string, read: EntryReader<T>): Promise<BackendList<T>>;
+  async list<T>(prefix: string, read?: EntryReader<T>): Promise<BackendList<T | StoredEntry>> {
     this.assertOpen();
     // node:sqlite is synchronous and batches commit synchronously, so no batch can land between
     // reading the rows and reading the revision: both describe the same moment.
+    let listed: BackendList;
     try {
-      const entries = this.table.entriesUnder(prefix);
-      return { revision: this.revision, entries };
+      listed = { revision: this.revision, entries: this.table.entriesUnder(prefix) };
     } catch (err) {
       throw this.storageFailure(err);
     }
+    return read === undefined ? listed : { revision: listed.revision, entries: readEach(listed.entries, read) };
   }
 
   watch(prefix: string, afterRevision: number, handlers: FeedHandlers): Feed {

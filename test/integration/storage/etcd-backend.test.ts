@@ -12,6 +12,7 @@
 //           not ok; after SIGCONT it recovers and the feed goes on with no gap and no repeat
 //   case 11: commits that arrive together share one transaction (and its revision); each holds
 //   case 12: a group with a failing condition is committed again one by one: the others hold
+//   case 14: a list of several pages through a reader (pages are read ahead while one is read)
 
 import { randomUUID } from 'node:crypto';
 import { Etcd3 } from 'etcd3';
@@ -19,6 +20,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AppError, isAppError } from '../../../src/errors.js';
 import type { BackendOp } from '../../../src/storage/backend.js';
 import { openEtcdBackend } from '../../../src/storage/etcd/etcd-backend.js';
+import { LIST_PAGE_SIZE } from '../../../src/storage/etcd/etcd-list.js';
 import type { EtcdBackend, EtcdBackendOptions } from '../../../src/storage/etcd/etcd-backend.js';
 import { StorageOpenError } from '../../../src/storage/storage-open-error.js';
 import { startEtcd } from '../../helpers/etcd-cluster.js';
@@ -169,6 +171,25 @@ describe('etcd backend', () => {
     expect(results[2]).toMatchObject({ ok: true });
     const listed = await backend.list('/h/');
     expect(listed.entries.map((e) => `${e.key}=${e.value}`)).toEqual(['/h/a=a', '/h/b=b', '/h/taken=first']);
+  });
+
+  it('case 14: a list longer than one page, read through a reader, holds every kept entry once, in key order, at one revision', async () => {
+    const backend = await open();
+    const count = 2 * LIST_PAGE_SIZE + 17;
+    const key = (i: number): string => `/p/${String(i).padStart(6, '0')}`;
+    for (let from = 0; from < count; from += 1000) {
+      await Promise.all(Array.from({ length: Math.min(1000, count - from) }, (_, j) => committed(backend, { kind: 'create', key: key(from + j), value: `${from + j}` })));
+    }
+    const revision = await backend.currentRevision();
+    let read = 0;
+    const listed = await backend.list('/p/', (entry) => {
+      read++;
+      return Number(entry.value) % 3 === 0 ? undefined : { key: entry.key, n: Number(entry.value) };
+    });
+    expect(read).toBe(count);
+    expect(listed.revision).toBe(revision);
+    const kept = Array.from({ length: count }, (_, i) => i).filter((i) => i % 3 !== 0);
+    expect(listed.entries).toEqual(kept.map((i) => ({ key: key(i), n: i })));
   });
 
   describe('on a cluster of its own', () => {

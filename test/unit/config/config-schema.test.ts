@@ -23,7 +23,7 @@ describe('config schema: validation messages', () => {
     // wrong type
     { name: 'integer given a word', file: 'port: eighty', message: 'port: must be a whole number from 0 to 65535' },
     { name: 'integer given a fraction', file: 'limits: {bodyBytes: 1.5}', message: 'limits.bodyBytes: must be a whole number from 1024 to 67108864' },
-    { name: 'integer given true', file: 'workers: {replication: true}', message: 'workers.replication: must be a whole number from 1 to 256' },
+    { name: 'integer given true', file: 'workers: {replication: true}', message: 'workers.replication: must be a whole number from 1 to 1024' },
     { name: 'boolean given a word', file: 'embedded: {enabled: yes}', message: 'embedded.enabled: must be true or false' },
     { name: 'boolean given a number', file: 'cache: {enabled: 1}', message: 'cache.enabled: must be true or false' },
     { name: 'string given a number', file: 'sources: [{name: a, kubeconfig: 5}]', message: 'sources[0].kubeconfig: must be a non-empty string' },
@@ -33,7 +33,7 @@ describe('config schema: validation messages', () => {
     { name: 'list element of the wrong type', file: 'embedded: {clusters: [5]}', message: 'embedded.clusters[0]: must be a logical cluster name matching ^[a-z0-9]([a-z0-9:-]*[a-z0-9])?$' },
     // out of range
     { name: 'port above 65535', file: 'port: 70000', message: 'port: must be a whole number from 0 to 65535' },
-    { name: 'workers of 0', file: 'workers: {replication: 0}', message: 'workers.replication: must be a whole number from 1 to 256' },
+    { name: 'workers of 0', file: 'workers: {replication: 0}', message: 'workers.replication: must be a whole number from 1 to 1024' },
     { name: 'event window below 100', file: 'store: {eventWindow: 5}', message: 'store.eventWindow: must be a whole number from 100 to 10000000' },
     { name: 'negative watch timeout', file: 'watch: {timeoutSeconds: -1}', message: 'watch.timeoutSeconds: must be a whole number from 1 to 86400' },
     { name: 'nested section out of range', file: 'graphql: {websocket: {initTimeoutMs: 0}}', message: 'graphql.websocket.initTimeoutMs: must be a whole number from 100 to 600000' },
