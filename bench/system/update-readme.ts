@@ -23,8 +23,10 @@ in \`bench/system/figures.ts\` and \`bench/system/durable-figures.ts\`. Results:
 \`bench/results/latest.md\` (this table); \`npm run bench:readme\` copies it here. \`SCALE_N\` sets
 the scale run's object count (default 1,000,000); \`PHASES=100000,local,etcd\` runs only those
 phases. The older per-part benches remain: \`bench:store\`, \`bench:replication\`,
-\`bench:facade\`, \`bench:overlay\`, and \`bench:read-your-writes\` (a write through one replica
-read at once on another with its token).
+\`bench:facade\`, \`bench:overlay\`, \`bench:read-your-writes\` (a write through one replica
+read at once on another with its token), and \`bench:etcd\` (the etcd backend alone: commit and
+feed latency at a steady rate, CPU per write in this process and in etcd, commits per
+transaction).
 
 ![Initial sync throughput and replication lag p99 against object count](bench/results/lag-throughput.svg)
 `;
