@@ -74,7 +74,7 @@ function readyFigure(d: DurablePhaseResult, on: string): Figure {
   const reconciled = r.reconciledMs === undefined ? 'controller not done within 180 s' : `every key reconciled ${(r.reconciledMs / 1000).toFixed(1)} s after spawn`;
   return {
     id: `durable.${d.backend}.restart_ready`, name: `restart over ${count(d.n)} copies, ${on}: spawn → /readyz 200`, value: seconds, unit: 's',
-    text: `${seconds.toFixed(1)} s (${fmt(r.copiesAtReady)} copies served at the first ready answer; ${stopped}; ${reconciled})`,
+    text: `${seconds.toFixed(1)} s (${r.copiesAtReady === undefined ? 'the count right after the first ready answer was shed with 503' : `${fmt(r.copiesAtReady)} copies served at the first ready answer`}; ${stopped}; ${reconciled})`,
     target: { text: `≤ ${READY_TARGET_S} s`, met: r.stop.graceful && seconds <= READY_TARGET_S },
   };
 }

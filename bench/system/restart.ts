@@ -22,8 +22,8 @@ export interface RestartResult {
   readonly stop: StopReport;
   /** readyMs: spawn → first /readyz 200. */
   readonly readyMs: number;
-  /** copiesAtReady: the copies the restarted process counted at its first ready answer. */
-  readonly copiesAtReady: number;
+  /** copiesAtReady: the copies the restarted process counted right after its first ready answer; undefined: that request was shed (503). */
+  readonly copiesAtReady: number | undefined;
   /** reconciledMs: spawn → every key processed by the replication controller; undefined past the deadline. */
   readonly reconciledMs: number | undefined;
   readonly copiesBefore: number;
@@ -40,7 +40,7 @@ export async function restartRun(measured: MeasuredProcess, relaunch: () => Prom
   const before = await copyVersions(measured.url);
   const stop = await measured.stop();
   const restarted = await relaunch();
-  const copiesAtReady = (await copyCount(restarted)) ?? 0;
+  const copiesAtReady = await copyCount(restarted);
   const reconciledAfterReadyMs = await waitReconciled(restarted.url, n);
   const after = await copyVersions(restarted.url);
   let rewritten = 0;
