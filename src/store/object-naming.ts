@@ -30,16 +30,15 @@ export function pickName(
   meta: ObjectMeta,
   randomSuffix: () => string,
 ): string {
-  const taken = (name: string): boolean => cluster?.get(namespace, name) !== undefined;
   if (meta.name !== undefined && meta.name !== '') {
-    if (taken(meta.name)) throw alreadyExists(ref.group, ref.resource, meta.name);
+    if (cluster?.get(namespace, meta.name) !== undefined) throw alreadyExists(ref.group, ref.resource, meta.name);
     return meta.name;
   }
   if (meta.generateName === undefined || meta.generateName === '') throw nameRequired(ref.group, ref.resource);
   let name = '';
   for (let attempt = 0; attempt < GENERATE_NAME_ATTEMPTS; attempt++) {
     name = flatString(meta.generateName + randomSuffix());
-    if (!taken(name)) return name;
+    if (cluster?.get(namespace, name) === undefined) return name;
   }
   throw alreadyExists(ref.group, ref.resource, name);
 }

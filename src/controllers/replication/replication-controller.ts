@@ -20,6 +20,7 @@ import type { QueueMetrics } from '../runtime/queue-metrics.js';
 import { CopyStore } from './copy-store.js';
 import { reconcileReplication } from './replication-reconcile.js';
 import { shouldReplicate } from './replication-reconcile.js';
+import type { ReplicationDeps } from './replication-reconcile.js';
 import type { ReplicationSpec } from './replication-spec.js';
 import type { SourceView } from './source-view.js';
 import { COPIED, KeyMembership, SELECTED } from './key-membership.js';
@@ -63,11 +64,23 @@ export class ReplicationController {
   readonly #seenAt = new Map<string, number>();
   /** ownWrites: per key, the copy this controller is writing right now (see #isOwnWrite). */
   readonly #ownWrites = new Map<string, KubeObject>();
+  /** deps are built once: a reconcile runs for every source change, and closures per call add up. */
+  readonly #deps: ReplicationDeps;
 
   constructor(opts: ReplicationOptions) {
     this.#opts = opts;
     this.#selector = opts.spec.selector;
     this.#copies = new CopyStore(opts.cache, opts.spec);
+    this.#deps = {
+      getSource: (namespace, name) => opts.source.get(opts.spec.cluster, namespace, name),
+      getCopy: (namespace, name) => this.#copies.find(namespace, name),
+      selector: () => this.#selector,
+      desiredCopy: (original, existing) => this.#copies.desired(original, existing),
+      isUpToDate: (existing, desired) => this.#copies.isUpToDate(existing, desired),
+      createCopy: (copy, namespace, name) => this.#writing(keyOf(namespace, name), copy, () => this.#copies.create(copy)),
+      updateCopy: (copy, existing, namespace, name) => this.#writing(keyOf(namespace, name), copy, () => this.#copies.update(copy, existing)),
+      deleteCopy: (existing, namespace, name) => this.#writing(keyOf(namespace, name), existing, () => this.#copies.delete(existing)),
+    };
     const name = `replication:${opts.spec.shard}|${opts.spec.cluster}|${schemaOf(opts.spec.gvr)}`;
     this.#controller = new Controller({
       name,
@@ -208,20 +221,10 @@ export class ReplicationController {
 
   async #reconcile(key: string): Promise<void> {
     const [namespace, name] = splitKey(key);
-    const { spec, source } = this.#opts;
     const seenAt = this.#seenAt.get(key);
     this.#seenAt.delete(key);
     try {
-      const outcome = await reconcileReplication({
-        getSource: (ns, n) => source.get(spec.cluster, ns, n),
-        getCopy: (ns, n) => this.#copies.find(ns, n),
-        selector: () => this.#selector,
-        desiredCopy: (original, existing) => this.#copies.desired(original, existing),
-        isUpToDate: (existing, desired) => this.#copies.isUpToDate(existing, desired),
-        createCopy: (copy) => this.#writing(key, copy, () => this.#copies.create(copy)),
-        updateCopy: (copy, existing) => this.#writing(key, copy, () => this.#copies.update(copy, existing)),
-        deleteCopy: (existing) => this.#writing(key, existing, () => this.#copies.delete(existing)),
-      }, namespace, name);
+      const outcome = await reconcileReplication(this.#deps, namespace, name);
       if (seenAt !== undefined && outcome !== 'unchanged' && outcome !== 'absent') this.#opts.observeLag?.((performance.now() - seenAt) / 1000);
     } catch (err) {
       if (seenAt !== undefined && !this.#seenAt.has(key)) this.#seenAt.set(key, seenAt);

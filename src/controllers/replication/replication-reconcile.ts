@@ -12,7 +12,7 @@
 import type { KubeObject } from '../../apimachinery/object-meta.js';
 import type { LabelSelector } from '../../apimachinery/selector.js';
 
-/** ReplicationDeps are the closures a reconcile reads and writes through. */
+/** ReplicationDeps are the closures a reconcile reads and writes through; writes name the source object they are for. */
 export interface ReplicationDeps {
   readonly getSource: (namespace: string, name: string) => KubeObject | undefined;
   readonly getCopy: (namespace: string, name: string) => Promise<KubeObject | undefined>;
@@ -20,9 +20,9 @@ export interface ReplicationDeps {
   /** desiredCopy wraps a source object; existing is the current copy, whose name it keeps. */
   readonly desiredCopy: (source: KubeObject, existing: KubeObject | undefined) => Promise<KubeObject>;
   readonly isUpToDate: (existing: KubeObject, desired: KubeObject) => boolean;
-  readonly createCopy: (copy: KubeObject) => Promise<void>;
-  readonly updateCopy: (copy: KubeObject, existing: KubeObject) => Promise<void>;
-  readonly deleteCopy: (existing: KubeObject) => Promise<void>;
+  readonly createCopy: (copy: KubeObject, namespace: string, name: string) => Promise<void>;
+  readonly updateCopy: (copy: KubeObject, existing: KubeObject, namespace: string, name: string) => Promise<void>;
+  readonly deleteCopy: (existing: KubeObject, namespace: string, name: string) => Promise<void>;
 }
 
 /** ReplicationOutcome says which case applied, for logs, metrics and tests. */
@@ -34,16 +34,16 @@ export async function reconcileReplication(deps: ReplicationDeps, namespace: str
   const copy = await deps.getCopy(namespace, name);
   if (!shouldReplicate(source, deps.selector())) {
     if (copy === undefined) return 'absent';
-    await deps.deleteCopy(copy);
+    await deps.deleteCopy(copy, namespace, name);
     return 'deleted';
   }
   const desired = await deps.desiredCopy(source, copy);
   if (copy === undefined) {
-    await deps.createCopy(desired);
+    await deps.createCopy(desired, namespace, name);
     return 'created';
   }
   if (deps.isUpToDate(copy, desired)) return 'unchanged';
-  await deps.updateCopy(desired, copy);
+  await deps.updateCopy(desired, copy, namespace, name);
   return 'updated';
 }
 

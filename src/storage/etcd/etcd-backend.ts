@@ -153,8 +153,7 @@ export class EtcdBackend implements Backend {
     if (this.closing !== undefined) return Promise.reject(new AppError('ServiceUnavailable', 'etcd: the backend is closed'));
     const running = call();
     this.pending.add(running);
-    const forget = (): void => void this.pending.delete(running);
-    running.then(forget, forget);
+    running.then(() => this.pending.delete(running), () => this.pending.delete(running));
     return running;
   }
 
