@@ -80,7 +80,7 @@ export const importBoundaries = deepFreeze({
       paths: ['ha/'],
       may: ['storage', 'apimachinery', 'errors'],
       types: [],
-      note: 'planned: leader election, fencing and consistent reads on etcd',
+      note: 'leader election and fencing on etcd (the backend itself comes in as a type)',
     },
     { name: 'store', paths: ['store/'], may: ['storage', 'apimachinery', 'errors'], types: [] },
     {

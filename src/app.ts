@@ -16,6 +16,7 @@ import { registerHttpSurfaces } from './app/http-plugins.js';
 import { createHttpServer } from './app/http-server.js';
 import { readinessChecks } from './app/readiness.js';
 import { Sources } from './app/sources.js';
+import { replicaLeadership } from './app/leadership.js';
 import { openState } from './app/state.js';
 import { createMetrics } from './metrics/metrics.js';
 import type { ReadModel } from './read/read-model.js';
@@ -58,16 +59,21 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
   const watches = { embedded: new ActiveWatches(), cache: new ActiveWatches() };
   // The scrape-time gauges read the data plane, built below; they run only once the app serves.
   const metrics = createMetrics({
+    leading: () => leadership?.leading() ?? true,
     watchClients: { embedded: () => watches.embedded.size, cache: () => watches.cache.size },
     cachedObjects: async () => (await data.read.schemas()).flatMap((s) =>
       s.clusters.map((c) => ({ schema: s.name, shard: c.shard, cluster: c.cluster, count: c.count }))),
     ...(overlay ? { overlay: overlay.overlay } : {}),
   });
   const sources = new Sources({ config, cache: stores.cache, metrics, log: logger });
+  // With etcd, replicas may share the state: one of them, elected, runs the controllers.
+  const leadership = state.replicas === undefined
+    ? undefined
+    : replicaLeadership({ ...state.replicas, leaseSeconds: config.ha.leaseSeconds, sources, log: logger.child({ component: 'leadership' }) });
   const data = createDataPlane(config, stores.cache, sources, overlay);
   const auth = createAuthRuntime(config.auth);
   let serving = false;
-  const readiness = readinessChecks(() => serving, sources, state.backend);
+  const readiness = readinessChecks(() => serving, sources, state.backend, leadership);
   await registerHttpSurfaces(fastify, { config, auth, metrics, readiness, data, stores, embedded, watches });
 
   // The root's hook runs before the plugins' (which end watches and streams). The controllers
@@ -78,6 +84,8 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
     connections.drain();
     overlay?.stop();
     await sources.stop();
+    // Resigning once the controllers have stopped hands the leadership over without overlap.
+    await leadership?.stop();
     await connections.stopAccepting();
   });
   // The state closes last: requests in flight may still write until the listener has closed.
@@ -93,7 +101,8 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
       await overlay?.start();
       const address = await fastify.listen({ host: config.host, port: config.port });
       serving = true;
-      sources.start(loopbackUrl(address), auth.internalToken);
+      sources.start(loopbackUrl(address), auth.internalToken, leadership === undefined);
+      leadership?.start();
       // The Node.js version says which runtime serves: npm scripts run the one package.json installs.
       logger.info({ address, node: process.version }, 'cachegate is serving');
       return address;

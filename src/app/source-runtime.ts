@@ -42,6 +42,12 @@ export interface SourceRuntimeOptions {
   readonly workers: { readonly clusterCachedResources: number; readonly replication: number };
   /** observeLag records the replication lag of one copy, in seconds. */
   readonly observeLag?: (seconds: number) => void;
+  /**
+   * leading: the controllers start at once, and readiness waits for their first sync. Otherwise
+   * (a replica under leader election) the source is followed and the controllers run from lead()
+   * to follow() only.
+   */
+  readonly leading: boolean;
 }
 
 /** SourceRuntime is one running source. */
@@ -61,6 +67,10 @@ export interface SourceRuntime {
   replicationProgress(cluster: string): ClusterProgress;
   /** check throws with the reason when the source is not connected or not synced. */
   check(): void;
+  /** lead starts the controllers (no-op while they run); with gateReadiness, readiness waits for their first sync. */
+  lead(gateReadiness: boolean): void;
+  /** follow stops the controllers; the copies they wrote stay. */
+  follow(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -95,7 +105,7 @@ export function startSourceRuntime(opts: SourceRuntimeOptions): SourceRuntime {
       hasSynced: () => child.hasSynced(),
     };
   };
-  const controller = new ClusterCachedResourceController({
+  const newController = (): ClusterCachedResourceController => new ClusterCachedResourceController({
     shard: source.name,
     ccrs: Object.assign(ccrs.reflector, { clusterOf: (obj: KubeObject) => clusterOf(source, obj) }),
     client: ccrClient(client),
@@ -107,7 +117,25 @@ export function startSourceRuntime(opts: SourceRuntimeOptions): SourceRuntime {
     queueMetrics,
     controllerMetrics,
   });
-  controller.start();
+  // A controller stopped once cannot start again (its queue is shut down): each term gets its own.
+  let controller: ClusterCachedResourceController | undefined;
+  // Readiness waits for the first sync of a process that leads from its start: a replica that
+  // comes to lead later already serves a cache the previous leader kept current.
+  let firstSync: ClusterCachedResourceController | undefined;
+  const lead = (gateReadiness: boolean): void => {
+    if (controller !== undefined) return;
+    controller = newController();
+    if (gateReadiness) firstSync ??= controller;
+    controller.start();
+  };
+  const follow = async (): Promise<void> => {
+    const stopping = controller;
+    controller = undefined;
+    // A first sync cut short by a lost leadership no longer gates: the new leader keeps the cache.
+    if (firstSync === stopping && stopping?.hasSynced() === false) firstSync = undefined;
+    await stopping?.stop();
+  };
+  if (opts.leading) lead(true);
   return {
     name: source.name,
     client,
@@ -138,10 +166,12 @@ export function startSourceRuntime(opts: SourceRuntimeOptions): SourceRuntime {
       const lost = sourceHealth(ccrs.reflector, Date.now());
       if (lost.error !== undefined) throw new Error(`unreachable since ${lost.since ?? '?'}: ${lost.error}`);
       // Only the first sync counts: a CCR created later reports its progress in its own status.
-      if (!controller.hasSynced()) throw new Error('first sync not finished: the ClusterCachedResources found at start are still replicating');
+      if (firstSync !== undefined && !firstSync.hasSynced()) throw new Error('first sync not finished: the ClusterCachedResources found at start are still replicating');
     },
+    lead,
+    follow,
     async stop() {
-      await controller.stop();
+      await follow();
       ccrs.release();
     },
   };

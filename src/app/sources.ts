@@ -54,8 +54,12 @@ export class Sources {
     return this.#runtimes;
   }
 
-  /** start connects every source (the embedded one at baseUrl) and starts its controllers. */
-  start(baseUrl: string, internalToken: string | undefined): void {
+  /**
+   * start connects every source (the embedded one at baseUrl). With leading, their controllers
+   * start at once and readiness waits for their first sync; otherwise they run from lead() to
+   * follow() (a replica under leader election).
+   */
+  start(baseUrl: string, internalToken: string | undefined, leading: boolean): void {
     const { config, cache, metrics, log } = this.#opts;
     const connections: SourceConnection[] = [];
     if (config.embedded.enabled) connections.push(embeddedSource(baseUrl, internalToken));
@@ -73,8 +77,19 @@ export class Sources {
         source, informers: this.#informers, cache, purger: cachePurger(cache), metrics,
         log: log.child({ source: source.name }), workers: config.workers,
         observeLag: (seconds) => metrics.replicationLag.observe({ shard: source.name }, seconds),
+        leading,
       }));
     }
+  }
+
+  /** lead starts every source's controllers; with gateReadiness, readiness waits for their first sync. */
+  lead(gateReadiness: boolean): void {
+    for (const runtime of this.#runtimes) runtime.lead(gateReadiness);
+  }
+
+  /** follow stops every source's controllers and resolves once they have stopped. */
+  async follow(): Promise<void> {
+    await Promise.all(this.#runtimes.map((runtime) => runtime.follow()));
   }
 
   /** stop stops every runtime, then every informer. */

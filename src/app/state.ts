@@ -7,8 +7,10 @@ import type { Config } from '../config/config.js';
 import { CACHED_OBJECT_INDEXES } from '../cachedobjects/cached-object-indexes.js';
 import { CACHED_OBJECTS_GROUP, CACHED_OBJECTS_RESOURCE } from '../cachedobjects/cached-object-resource.js';
 import type { Backend, BackendHealth } from '../storage/backend.js';
+import type { EtcdBackend } from '../storage/etcd/etcd-backend.js';
 import { openLocalBackend } from '../storage/local/local-backend.js';
 import { openDurableStore } from '../store/durable-store.js';
+import { spacePrefix } from '../store/storage-key.js';
 import type { DurableStore } from '../store/durable-store.js';
 import { MemoryStore } from '../store/memory-store.js';
 import { createCacheStore } from './cache-store.js';
@@ -23,6 +25,8 @@ export interface AppState {
   readonly cache: MemoryStore;
   /** backend is the durable backend's kind and health; undefined for `memory`. */
   readonly backend?: { readonly kind: string; health(): BackendHealth };
+  /** replicas: with etcd, the backend replicas elect their leader on, and the key prefix of the cache, which only the leader writes. */
+  readonly replicas?: { readonly backend: EtcdBackend; readonly cachePrefix: string };
   /** close stops the feeds and closes the backend (after the app stopped serving). */
   close(): Promise<void>;
 }
@@ -33,7 +37,7 @@ export async function openState(config: Config, log: Logger): Promise<AppState> 
   if (config.store.backend === 'memory') {
     return { source: new MemoryStore({ eventWindow, eventWindowBytes }), cache: createCacheStore(eventWindow, eventWindowBytes), close: async () => undefined };
   }
-  const backend = await openBackend(config);
+  const { backend, etcd } = await openBackend(config);
   const feeds: DurableStore[] = [];
   try {
     const onSkipped = (key: string) => log.warn({ key }, 'a stored value is not an object and was skipped');
@@ -53,6 +57,7 @@ export async function openState(config: Config, log: Logger): Promise<AppState> 
     source: source.store,
     cache: cache.store,
     backend: { kind: backend.kind, health: () => backend.health() },
+    ...(etcd === undefined ? {} : { replicas: { backend: etcd, cachePrefix: spacePrefix(CACHE_SPACE) } }),
     async close() {
       await Promise.all(feeds.map((feed) => feed.stop()));
       await backend.close();
@@ -60,17 +65,18 @@ export async function openState(config: Config, log: Logger): Promise<AppState> 
   };
 }
 
-async function openBackend(config: Config): Promise<Backend> {
+async function openBackend(config: Config): Promise<{ readonly backend: Backend; readonly etcd?: EtcdBackend }> {
   const { store } = config;
-  if (store.backend === 'local') return openLocalBackend({ dataDir: store.dataDir, fsync: store.fsync });
+  if (store.backend === 'local') return { backend: await openLocalBackend({ dataDir: store.dataDir, fsync: store.fsync }) };
   // etcd's client brings gRPC along: loaded only by the processes configured for it.
   const { openEtcdBackend } = await import('../storage/etcd/etcd-backend.js');
   const { etcd } = store;
-  return openEtcdBackend({
+  const backend = await openEtcdBackend({
     endpoints: [...etcd.endpoints],
     prefix: etcd.prefix,
     ...(etcd.tls === undefined ? {} : { tls: { ...etcd.tls } }),
     dialTimeoutMs: etcd.dialTimeoutSeconds * 1000,
     compactIntervalMs: etcd.compactIntervalMinutes * 60_000,
   });
+  return { backend, etcd: backend };
 }

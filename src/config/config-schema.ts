@@ -88,6 +88,9 @@ export const ConfigSchema = strictObject({
     maxEventLoopDelayMs: wholeNumber(0, 60_000, { default: 1000, description: 'event-loop delay above which requests are shed with 503; 0 = never' }),
     minResourceVersionWaitMs: wholeNumber(0, 60_000, { default: 5000, description: 'longest a read with `minResourceVersion` waits (then: 504)' }),
   }),
+  ha: section({
+    leaseSeconds: wholeNumber(2, 120, { default: 10, description: 'with the etcd backend: the leader election lease; a replica that stops renewing it (killed, paused) loses the leadership this long after' }),
+  }),
   graphql: section({ websocket: WebsocketSchema }),
   workers: section({
     clusterCachedResources: wholeNumber(1, 64, { default: 2, description: 'reconcile workers of each ClusterCachedResources controller' }),

@@ -12,3 +12,6 @@ export const SUBSCRIPTIONS_GAUGE = `${METRIC_PREFIX}graphql_subscriptions`;
 
 /** INFORMER_RESTARTS_METRIC counts list/watch restarts after errors and expired resourceVersions. */
 export const INFORMER_RESTARTS_METRIC = `${METRIC_PREFIX}informer_restarts_total`;
+
+/** LEADER_METRIC is 1 on the replica that leads, 0 on the others. */
+export const LEADER_METRIC = `${METRIC_PREFIX}leader`;

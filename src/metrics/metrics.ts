@@ -10,7 +10,7 @@ import type { ControllerMetricFamilies } from './controller-metric-families.js';
 import { createInformerRestarts } from './informer-restarts.js';
 import type { InformerRestartsCounter } from './informer-restarts.js';
 import { METRIC_PREFIX, SSE_CLIENTS_METRIC, SUBSCRIPTIONS_GAUGE } from './metric-names.js';
-import { observeCachedObjects, observeOverlay, observeStreamingClients } from './observed-gauges.js';
+import { observeCachedObjects, observeLeadership, observeOverlay, observeStreamingClients } from './observed-gauges.js';
 import type { CachedObjectCount, ObservedOverlay } from './observed-gauges.js';
 import { createQueueMetricFamilies } from './queue-metric-families.js';
 import type { QueueMetricFamilies } from './queue-metric-families.js';
@@ -29,6 +29,8 @@ export interface ObservedState {
   readonly watchClients: Readonly<Record<string, () => number>>;
   /** overlay is the read-your-writes overlay; without it (cache disabled) it has no metrics. */
   readonly overlay?: ObservedOverlay;
+  /** leading tells whether this process leads now. */
+  readonly leading: () => boolean;
 }
 
 /** Metrics holds the app's registry and every metric something records into. */
@@ -56,6 +58,7 @@ export function createMetrics(observed: ObservedState): Metrics {
   observeStreamingClients(registry, observed.watchClients);
   observeCachedObjects(registry, observed.cachedObjects);
   if (observed.overlay !== undefined) observeOverlay(registry, observed.overlay);
+  observeLeadership(registry, observed.leading);
   return {
     registry,
     httpRequestDuration: new Histogram({

@@ -4,7 +4,7 @@
 
 import { Counter, Gauge } from 'prom-client';
 import type { Registry } from 'prom-client';
-import { METRIC_PREFIX } from './metric-names.js';
+import { LEADER_METRIC, METRIC_PREFIX } from './metric-names.js';
 
 /** CachedObjectCount is the number of copies of one schema in one (shard, cluster). */
 export interface CachedObjectCount {
@@ -46,6 +46,18 @@ export function observeStreamingClients(registry: Registry, clients: Readonly<Re
     registers: [registry],
     collect() {
       for (const [api, count] of Object.entries(clients)) this.set({ api }, count());
+    },
+  });
+}
+
+/** observeLeadership registers `cachegate_leader`: 1 while this process runs the controllers (always, without leader election), else 0. */
+export function observeLeadership(registry: Registry, leading: () => boolean): void {
+  new Gauge({
+    name: LEADER_METRIC,
+    help: 'Whether this replica leads (runs the controllers and writes the cache): 1 or 0. A process without leader election (local or memory backend) always leads.',
+    registers: [registry],
+    collect() {
+      this.set(leading() ? 1 : 0);
     },
   });
 }

@@ -64,6 +64,7 @@ export class ReplicationController {
   readonly #seenAt = new Map<string, number>();
   /** ownWrites: per key, the copy this controller is writing right now (see #isOwnWrite). */
   readonly #ownWrites = new Map<string, KubeObject>();
+  #synced = false;
   /** deps are built once: a reconcile runs for every source change, and closures per call add up. */
   readonly #deps: ReplicationDeps;
 
@@ -164,9 +165,14 @@ export class ReplicationController {
     return this.#controller.isIdle();
   }
 
-  /** hasSynced tells whether the source view has listed once. */
+  /**
+   * hasSynced tells whether the first sync is done: the source view has listed, and every key
+   * found then (its objects, and the copies already in the cache) has been reconciled once, so a
+   * copy whose original went away while the process was down is gone too. It stays true after.
+   */
   hasSynced(): boolean {
-    return this.#opts.source.hasSynced();
+    this.#synced ||= this.#opts.source.hasSynced() && this.#controller.isSettled();
+    return this.#synced;
   }
 
   #onSource(obj: KubeObject, deleted = false): void {

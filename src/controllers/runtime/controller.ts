@@ -70,6 +70,11 @@ export class Controller {
     return this.queue.isIdle();
   }
 
+  /** isSettled tells whether the workers run and every key queued so far has been reconciled once (a retry may be due). */
+  isSettled(): boolean {
+    return this.loops !== undefined && this.queue.isSettled();
+  }
+
   /** start launches the worker loops; starting twice is a programming error. */
   start(): void {
     if (this.loops !== undefined) throw new Error(`controller ${this.name} was started more than once`);

@@ -129,6 +129,14 @@ export class WorkQueue {
     return this.queue.length === 0 && this.dirty.size === 0 && this.processing.size === 0 && this.delayed.size === 0;
   }
 
+  /**
+   * isSettled tells whether every item added so far has been handed to a worker and finished at
+   * least once: nothing waits or is held (a retry may still be due later).
+   */
+  isSettled(): boolean {
+    return this.queue.length === 0 && this.dirty.size === 0 && this.processing.size === 0;
+  }
+
   /** isShuttingDown tells whether shutDown or shutDownWithDrain was called. */
   get isShuttingDown(): boolean {
     return this.shuttingDown;

@@ -15,6 +15,8 @@ import type { EtcdTlsFiles } from './etcd-client.js';
 import { EtcdCompactor } from './etcd-compactor.js';
 import type { CompactionStatus } from './etcd-compactor.js';
 import { EtcdFeed } from './etcd-feed.js';
+import { notHolding } from './etcd-fence.js';
+import type { EtcdFence, EtcdFencing } from './etcd-fence.js';
 import { DEFAULT_ETCD_PREFIX, EtcdKeyspace } from './etcd-keyspace.js';
 import { listPrefix } from './etcd-list.js';
 import { Reachability } from './etcd-reachability.js';
@@ -65,7 +67,8 @@ export class EtcdBackend implements Backend {
   private readonly probeTimer: NodeJS.Timeout;
   private probing: Promise<void> | undefined;
   private readonly feeds = new Set<EtcdFeed>();
-  private readonly batcher = new EtcdBatcher((op) => this.commitAlone(op), (ops) => this.commitGroup(ops));
+  private readonly batcher = new EtcdBatcher((op, fence) => this.commitAlone(op, fence), (ops, fence) => this.commitGroup(ops, fence));
+  private fencing: EtcdFencing | undefined;
   private readonly pending = new Set<Promise<unknown>>();
   private closing: Promise<void> | undefined;
 
@@ -84,22 +87,42 @@ export class EtcdBackend implements Backend {
   commit(op: BackendOp): Promise<OpResult> {
     return this.track(async () => {
       if (this.keyspace.isReserved(op.key)) throw new AppError('Invalid', `etcd: the key ${op.key} is reserved for the backend`);
-      return this.batcher.submit(op);
+      return this.batcher.submit(op, this.fenceFor(op.key));
     });
   }
 
+  /**
+   * fence makes every later commit under fencing.prefix a transaction behind the holder's fence,
+   * and refuses such commits while this process holds none (see etcd-fence.ts).
+   */
+  fence(fencing: EtcdFencing): void {
+    this.fencing = fencing;
+  }
+
+  private fenceFor(key: string): EtcdFence | undefined {
+    const fencing = this.fencing;
+    if (fencing === undefined || !key.startsWith(fencing.prefix)) return undefined;
+    const fence = fencing.current();
+    if (fence === undefined) throw notHolding(fencing.prefix);
+    return fence;
+  }
+
   /** commitAlone sends one commit as its own transaction. */
-  private async commitAlone(op: BackendOp): Promise<OpResult> {
-    const response = await this.caller.write('commit', (options) => this.client.kv.txn(singleTransaction(this.keyspace, op), options));
+  private async commitAlone(op: BackendOp, fence: EtcdFence | undefined): Promise<OpResult> {
+    const response = await this.caller.write('commit', (options) => this.client.kv.txn(singleTransaction(this.keyspace, op, fence), options));
     const revision = Number(response.header.revision);
     if (response.succeeded) return { ok: true, revision };
+    if (fence !== undefined) {
+      const held = response.responses[1]?.response_range.kvs[0]?.create_revision;
+      if (Number(held ?? 0) !== fence.createRevision) throw notHolding(this.fencing?.prefix ?? '');
+    }
     const current = response.responses[0]?.response_range.kvs[0]?.mod_revision ?? 0;
     return { ok: false, current: Number(current), revision };
   }
 
   /** commitGroup sends commits on distinct keys as one transaction: its revision, or undefined if a condition failed. */
-  private async commitGroup(ops: readonly BackendOp[]): Promise<number | undefined> {
-    const response = await this.caller.write('commit', (options) => this.client.kv.txn(groupTransaction(this.keyspace, ops), options));
+  private async commitGroup(ops: readonly BackendOp[], fence: EtcdFence | undefined): Promise<number | undefined> {
+    const response = await this.caller.write('commit', (options) => this.client.kv.txn(groupTransaction(this.keyspace, ops, fence), options));
     return response.succeeded ? Number(response.header.revision) : undefined;
   }
 

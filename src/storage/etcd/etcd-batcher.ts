@@ -9,6 +9,7 @@
 // one by one, so each commit gets its own answer; the others still succeed.
 
 import type { BackendOp, OpResult } from '../backend.js';
+import type { EtcdFence } from './etcd-fence.js';
 
 const MAX_GROUP_OPS = 64;
 const MAX_IN_FLIGHT = 2;
@@ -17,15 +18,16 @@ const MAX_GROUP_BYTES = 1024 * 1024;
 /** Pending is one commit waiting for its group. */
 interface Pending {
   readonly op: BackendOp;
+  readonly fence: EtcdFence | undefined;
   readonly resolve: (result: OpResult) => void;
   readonly reject: (err: unknown) => void;
 }
 
-/** GroupCommitter sends a group as one transaction: the revision if it held, undefined if a condition failed. */
-export type GroupCommitter = (ops: readonly BackendOp[]) => Promise<number | undefined>;
+/** GroupCommitter sends a group (behind fence, if any) as one transaction: the revision if it held, undefined if a condition failed. */
+export type GroupCommitter = (ops: readonly BackendOp[], fence: EtcdFence | undefined) => Promise<number | undefined>;
 
-/** SingleCommitter sends one commit alone. */
-export type SingleCommitter = (op: BackendOp) => Promise<OpResult>;
+/** SingleCommitter sends one commit alone (behind fence, if any). */
+export type SingleCommitter = (op: BackendOp, fence: EtcdFence | undefined) => Promise<OpResult>;
 
 /** EtcdBatcher queues commits and sends them in groups. */
 export class EtcdBatcher {
@@ -35,10 +37,10 @@ export class EtcdBatcher {
 
   constructor(private readonly single: SingleCommitter, private readonly group: GroupCommitter) {}
 
-  /** submit queues op; it resolves with op's own result. */
-  submit(op: BackendOp): Promise<OpResult> {
+  /** submit queues op, to be sent behind fence if given; it resolves with op's own result. */
+  submit(op: BackendOp, fence?: EtcdFence): Promise<OpResult> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ op, resolve, reject });
+      this.queue.push({ op, fence, resolve, reject });
       this.schedule();
     });
   }
@@ -65,12 +67,12 @@ export class EtcdBatcher {
   private async send(members: readonly Pending[]): Promise<void> {
     if (members.length === 1) {
       const [only] = members as [Pending];
-      await this.single(only.op).then(only.resolve, only.reject);
+      await this.single(only.op, only.fence).then(only.resolve, only.reject);
       return;
     }
     let revision: number | undefined;
     try {
-      revision = await this.group(members.map((m) => m.op));
+      revision = await this.group(members.map((m) => m.op), members[0]?.fence);
     } catch (err) {
       for (const member of members) member.reject(err);
       return;
@@ -79,18 +81,19 @@ export class EtcdBatcher {
       for (const member of members) member.resolve({ ok: true, revision });
       return;
     }
-    await Promise.all(members.map((m) => this.single(m.op).then(m.resolve, m.reject)));
+    await Promise.all(members.map((m) => this.single(m.op, m.fence).then(m.resolve, m.reject)));
   }
 }
 
-/** nextGroup is the longest head of queued commits on distinct keys within the bounds. */
+/** nextGroup is the longest head of queued commits on distinct keys, behind one fence (or none), within the bounds. */
 function nextGroup(queued: readonly Pending[]): Pending[] {
   const group: Pending[] = [];
   const keys = new Set<string>();
   let bytes = 0;
   for (const pending of queued) {
     const size = pending.op.kind === 'delete' ? 0 : pending.op.value.length;
-    const full = group.length >= MAX_GROUP_OPS || (group.length > 0 && bytes + size > MAX_GROUP_BYTES) || keys.has(pending.op.key);
+    const full = group.length >= MAX_GROUP_OPS || (group.length > 0 && bytes + size > MAX_GROUP_BYTES) || keys.has(pending.op.key)
+      || (group.length > 0 && group[0]?.fence !== pending.fence);
     if (full) break;
     group.push(pending);
     keys.add(pending.op.key);

@@ -1,4 +1,4 @@
-// Commits as etcd transactions. One commit alone is one transaction guarded by its key's create or
+// Commits as etcd transactions, each behind its fence when the key space is fenced (etcd-fence.ts). One commit alone is one transaction guarded by its key's create or
 // mod revision, whose else branch reads the key so a refusal says its revision atomically. Commits
 // that arrive together go out as one transaction guarded by all their conditions: etcd then gives
 // them one revision, and a round trip (about 250 µs of this process's CPU in the gRPC client, and
@@ -6,6 +6,7 @@
 
 import type { ITxnRequest } from 'etcd3';
 import type { BackendOp } from '../backend.js';
+import type { EtcdFence } from './etcd-fence.js';
 import type { EtcdKeyspace } from './etcd-keyspace.js';
 
 /** TxnCompare and TxnOp are the parts of a transaction request. */
@@ -26,15 +27,23 @@ function writeOf(key: Buffer, op: BackendOp): TxnOp {
   return op.kind === 'delete' ? { request_delete_range: { key } } : { request_put: { key, value: Buffer.from(op.value) } };
 }
 
-/** singleTransaction is op alone; its else branch reads the key. */
-export function singleTransaction(keyspace: EtcdKeyspace, op: BackendOp): ITxnRequest {
-  const key = keyspace.etcdKey(op.key);
-  return { compare: guardOf(key, op), success: [writeOf(key, op)], failure: [{ request_range: { key, keys_only: true } }] };
+/** fenceOf holds while the fence's key still has the create revision it had when its holder got it. */
+function fenceOf(fence: EtcdFence): TxnCompare {
+  return { key: fence.key, target: 'Create', result: 'Equal', create_revision: fence.createRevision };
 }
 
-/** groupTransaction is several ops on distinct keys, applied together only if every guard holds. */
-export function groupTransaction(keyspace: EtcdKeyspace, ops: readonly BackendOp[]): ITxnRequest {
-  const compare: TxnCompare[] = [];
+/** singleTransaction is op alone (behind fence, if any); its else branch reads the key, then the fence's key. */
+export function singleTransaction(keyspace: EtcdKeyspace, op: BackendOp, fence?: EtcdFence): ITxnRequest {
+  const key = keyspace.etcdKey(op.key);
+  const failure: TxnOp[] = [{ request_range: { key, keys_only: true } }];
+  if (fence === undefined) return { compare: guardOf(key, op), success: [writeOf(key, op)], failure };
+  failure.push({ request_range: { key: fence.key, keys_only: true } });
+  return { compare: [fenceOf(fence), ...guardOf(key, op)], success: [writeOf(key, op)], failure };
+}
+
+/** groupTransaction is several ops on distinct keys (behind one fence, if any), applied together only if every guard holds. */
+export function groupTransaction(keyspace: EtcdKeyspace, ops: readonly BackendOp[], fence?: EtcdFence): ITxnRequest {
+  const compare: TxnCompare[] = fence === undefined ? [] : [fenceOf(fence)];
   const success: TxnOp[] = [];
   for (const op of ops) {
     const key = keyspace.etcdKey(op.key);

@@ -1,13 +1,17 @@
-// A cachegate on the local backend, stopped and started again on the same data directory: the
-// embedded source keeps its CRDs, ClusterCachedResources and objects; the cache answers with its
-// copies at once; once the sources are listed again only the differences are written (a copy
-// whose original went away while it was down is deleted, a changed original is copied again,
-// every other copy keeps its resourceVersion).
+// A cachegate stopped and started again on the same state (the local backend's data directory, or
+// the same etcd prefix, where it is a replica that leads from its start): the embedded source
+// keeps its CRDs, ClusterCachedResources and objects; the cache answers with its copies at once;
+// its first ready answer comes once the sources are listed again and only the differences are
+// written (a copy whose original went away while it was down is deleted, a changed original is
+// copied again, every other copy keeps its resourceVersion).
 
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEtcd } from '../../helpers/etcd-cluster.js';
+import type { EtcdCluster } from '../../helpers/etcd-cluster.js';
 import { crd, eventually, request } from '../../helpers/kube-http.js';
 import { kubeconfigFor } from '../../helpers/kubeconfig.js';
 import { CCRS, cachedObjects, ccr } from '../../helpers/replication.js';
@@ -32,21 +36,25 @@ function versions(copies: readonly CachedObjectJson[]): Map<string, string> {
   return new Map(copies.map((c) => [c.metadata.name, String((c.metadata as { resourceVersion?: string }).resourceVersion)]));
 }
 
-describe('restart on the local backend', () => {
+describe.each(['local', 'etcd'] as const)('restart on the %s backend', (backend) => {
   const dataDir = mkdtempSync(join(tmpdir(), 'cachegate-restart-'));
+  const prefix = `/restart-${randomUUID().slice(0, 8)}`;
+  let etcd: EtcdCluster | undefined;
   let remote: TestApp;
   let app: TestApp | undefined;
-  const config = () => ({
-    store: { backend: 'local', dataDir, fsync: false },
-    sources: [{ name: 'remote', kind: 'kcp', kubeconfig: kubeconfigFor(remote.url) }],
-  });
+  const store = () => (backend === 'local'
+    ? { backend, dataDir, fsync: false }
+    : { backend, etcd: { endpoints: etcd?.endpoints, prefix, compactIntervalMinutes: 0 } });
+  const config = () => ({ store: store(), sources: [{ name: 'remote', kind: 'kcp', kubeconfig: kubeconfigFor(remote.url) }] });
 
   beforeAll(async () => {
+    if (backend === 'etcd') etcd = await startEtcd({ members: 1 });
     remote = await startTestApp();
   });
   afterAll(async () => {
     await app?.stop();
     await remote?.stop();
+    await etcd?.stop();
     rmSync(dataDir, { recursive: true, force: true });
   });
 
@@ -79,14 +87,12 @@ describe('restart on the local backend', () => {
     for (const [name, rv] of served) expect(before.get(name)).toBe(rv);
   });
 
-  it('case 3: once ready, only the differences were written', async () => {
+  it('case 3: at the first ready answer the differences are written, and only they', async () => {
     const before = versions(await cachedObjects(app!.url));
-    await eventually(async () => {
-      expect((await readyz(app!)).status).toBe(200);
-      const remoteCopies = await cachedObjects(app!.url, '', 'remote', 'root');
-      expect(remoteCopies.map((c) => c.spec.raw.metadata.name)).not.toContain('remote-3');
-      expect(remoteCopies.find((c) => c.spec.raw.metadata.name === 'remote-4')?.spec.raw.spec).toEqual({ i: 'changed' });
-    });
+    await eventually(async () => expect((await readyz(app!)).status).toBe(200));
+    const remoteCopies = await cachedObjects(app!.url, '', 'remote', 'root');
+    expect(remoteCopies.map((c) => c.spec.raw.metadata.name)).not.toContain('remote-3');
+    expect(remoteCopies.find((c) => c.spec.raw.metadata.name === 'remote-4')?.spec.raw.spec).toEqual({ i: 'changed' });
     const after = versions(await cachedObjects(app!.url));
     const rewritten = [...after].filter(([name, rv]) => before.get(name) !== rv).map(([name]) => name);
     expect(rewritten).toEqual(['v1.things.state.example.com.remote-4']);

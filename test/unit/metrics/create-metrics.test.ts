@@ -1,11 +1,12 @@
 // createMetrics makes every metric of one app in a registry of its own: two apps in one process
-// do not collide, and the overlay's metrics exist only when the app has an overlay.
+// do not collide, the overlay's metrics exist only when the app has an overlay, and the leader
+// gauge reads the leadership at each scrape.
 
 import { describe, expect, it } from 'vitest';
 import { createMetrics } from '../../../src/metrics/metrics.js';
 import type { ObservedState } from '../../../src/metrics/metrics.js';
 
-const NOTHING_OBSERVED: ObservedState = { cachedObjects: async () => [], watchClients: {} };
+const NOTHING_OBSERVED: ObservedState = { cachedObjects: async () => [], watchClients: {}, leading: () => true };
 const OVERLAY_METRICS = ['cachegate_overlay_entries', 'cachegate_overlay_evictions_total'];
 
 async function names(observed: ObservedState): Promise<string[]> {
@@ -32,5 +33,13 @@ describe('createMetrics', () => {
     const text = await metrics.registry.metrics();
     expect(text).toMatch(/^cachegate_overlay_entries\{kind="live"\} 2$/m);
     expect(text).toMatch(/^cachegate_overlay_evictions_total\{cause="cache"\} 3$/m);
+  });
+
+  it('case 4: cachegate_leader says at each scrape whether the process leads', async () => {
+    let leading = true;
+    const metrics = createMetrics({ ...NOTHING_OBSERVED, leading: () => leading });
+    expect(await metrics.registry.metrics()).toMatch(/^cachegate_leader 1$/m);
+    leading = false;
+    expect(await metrics.registry.metrics()).toMatch(/^cachegate_leader 0$/m);
   });
 });

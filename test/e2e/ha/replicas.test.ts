@@ -1,0 +1,124 @@
+// Three cachegate processes (`npm start`) on one etcd, sharing their state as replicas do: one of
+// them leads and runs the controllers; every one serves the same cache; when the leader is killed
+// (kill -9) another takes over within its lease and goes on replicating.
+//   case 1: exactly one replica leads (cachegate_leader), every one is ready, and the followers'
+//           readiness names the leader
+//   case 2: a CCR and 20 ConfigMaps created through a follower are replicated by the leader, and
+//           every replica lists the 20 copies
+//   case 3: kill -9 of the leader: another replica leads, and ConfigMaps created afterwards reach
+//           every surviving replica's cache, the earlier copies all still there
+
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEtcd } from '../../helpers/etcd-cluster.js';
+import type { EtcdCluster } from '../../helpers/etcd-cluster.js';
+import { eventually, request } from '../../helpers/kube-http.js';
+import { freePort, startProcess, waitReady } from '../../helpers/process.js';
+import type { Started } from '../../helpers/process.js';
+import { CCRS, cachedObjects, ccr } from '../../helpers/replication.js';
+
+const LEASE_SECONDS = 2;
+/** Generous: `npm start` compiles on the fly, and a loaded two-core machine is slow. */
+const DEADLINE_MS = 120_000;
+const CONFIGMAPS = '/api/v1/namespaces/default/configmaps';
+
+/** Replica is one running cachegate process. */
+interface Replica {
+  readonly url: string;
+  readonly process: Started;
+}
+
+async function leaderFlag(replica: Replica): Promise<number> {
+  const text = await (await fetch(`${replica.url}/metrics`)).text();
+  const line = text.split('\n').find((l) => l.startsWith('cachegate_leader '));
+  return Number(line?.split(' ')[1] ?? NaN);
+}
+
+/** theLeader waits until exactly one of the replicas says it leads. */
+async function theLeader(replicas: readonly Replica[]): Promise<Replica> {
+  return eventually(async () => {
+    const flags = await Promise.all(replicas.map(leaderFlag));
+    expect(flags.filter((flag) => flag === 1)).toHaveLength(1);
+    expect(flags.filter((flag) => flag === 0)).toHaveLength(replicas.length - 1);
+    return replicas[flags.indexOf(1)] as Replica;
+  }, DEADLINE_MS);
+}
+
+async function copyNames(replica: Replica): Promise<string[]> {
+  return (await cachedObjects(replica.url, '?labelSelector=replicated%3Dyes')).map((copy) => copy.spec.raw.metadata.name as string).sort();
+}
+
+function configMapNames(prefix: string, count: number): string[] {
+  return Array.from({ length: count }, (_, i) => `${prefix}-${String(i).padStart(2, '0')}`).sort();
+}
+
+async function createConfigMaps(replica: Replica, names: readonly string[]): Promise<void> {
+  for (const name of names) {
+    const res = await request('POST', `${replica.url}/clusters/root${CONFIGMAPS}`, { metadata: { name, labels: { replicated: 'yes' } } });
+    expect(res.status).toBe(201);
+  }
+}
+
+describe('three replicas on one etcd', () => {
+  let etcd: EtcdCluster;
+  let dir: string;
+  const replicas: Replica[] = [];
+
+  beforeAll(async () => {
+    etcd = await startEtcd({ members: 1 });
+    dir = mkdtempSync(join(tmpdir(), 'cachegate-replicas-'));
+    const config = join(dir, 'cachegate.json');
+    writeFileSync(config, JSON.stringify({
+      store: { backend: 'etcd', etcd: { endpoints: etcd.endpoints, prefix: '/replicas', compactIntervalMinutes: 0 } },
+      ha: { leaseSeconds: LEASE_SECONDS },
+    }));
+    for (let i = 0; i < 3; i++) {
+      const port = await freePort();
+      replicas.push({ url: `http://127.0.0.1:${port}`, process: startProcess(['--port', String(port), '--config', config], { LOG_LEVEL: 'warn' }) });
+    }
+    await Promise.all(replicas.map((replica) => waitReady(replica.url, DEADLINE_MS)));
+  }, 3 * DEADLINE_MS);
+
+  afterAll(async () => {
+    for (const replica of replicas) replica.process.killAll();
+    await Promise.all(replicas.map((replica) => replica.process.exited));
+    await etcd?.stop();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('case 1: exactly one replica leads, every one is ready, and the followers name the leader', async () => {
+    const leader = await theLeader(replicas);
+    for (const replica of replicas) {
+      const ready = await fetch(`${replica.url}/readyz?verbose`);
+      expect(ready.status).toBe(200);
+      const text = await ready.text();
+      if (replica === leader) expect(text).toContain('[+]leader ok (this replica leads)');
+      else expect(text).toContain(`[+]leader ok (follows ${(text.match(/follows ([^)]+)\)/) ?? [])[1] ?? '?'})`);
+    }
+    const named = await Promise.all(replicas.filter((r) => r !== leader).map(async (r) => ((await (await fetch(`${r.url}/readyz?verbose`)).text()).match(/follows ([^)]+)\)/) ?? [])[1]));
+    expect(new Set(named).size).toBe(1);
+    expect(named[0]).toMatch(/\/\d+$/);
+  }, DEADLINE_MS);
+
+  it('case 2: a CCR and 20 ConfigMaps created through a follower reach every replica\'s cache', async () => {
+    const leader = await theLeader(replicas);
+    const follower = replicas.find((replica) => replica !== leader) as Replica;
+    expect((await request('POST', `${follower.url}/clusters/root${CCRS}`, ccr('configmaps', { group: '', version: 'v1', resource: 'configmaps' }, { replicated: 'yes' }))).status).toBe(201);
+    const names = configMapNames('before', 20);
+    await createConfigMaps(follower, names);
+    for (const replica of replicas) await eventually(async () => expect(await copyNames(replica)).toEqual(names), DEADLINE_MS);
+  }, 2 * DEADLINE_MS);
+
+  it('case 3: kill -9 of the leader: another leads, and later ConfigMaps reach every surviving replica', async () => {
+    const leader = await theLeader(replicas);
+    leader.process.killAll();
+    await leader.process.exited;
+    const survivors = replicas.filter((replica) => replica !== leader);
+    await theLeader(survivors);
+    const names = [...configMapNames('before', 20), ...configMapNames('after', 10)].sort();
+    await createConfigMaps(survivors[0] as Replica, configMapNames('after', 10));
+    for (const replica of survivors) await eventually(async () => expect(await copyNames(replica)).toEqual(names), DEADLINE_MS);
+  }, 3 * DEADLINE_MS);
+});
