@@ -50,6 +50,24 @@ describe('deploy/', () => {
     expect(etcdConfig.store.etcd.endpoints).toEqual(members);
   });
 
+  it('case 6: the etcd example runs three replicas on that config, spread over nodes, two kept through disruptions', () => {
+    const [ha, budget] = parseAllDocuments(read('kubernetes/etcd/deployment.yaml')).map((d) => d.toJSON());
+    const etcdConfig = configFrom(parse(read('kubernetes/etcd/configmap.yaml')).data['cachegate.yaml']);
+    const haContainer = ha.spec.template.spec.containers[0];
+    expect(ha.spec.replicas).toBe(3);
+    expect(etcdConfig.ha.leaseSeconds).toBeGreaterThan(0);
+    expect(haContainer.readinessProbe.httpGet.path).toBe('/readyz');
+    expect(haContainer.ports[0].containerPort).toBe(etcdConfig.port);
+    expect(haContainer.args).toEqual(container.args);
+    expect(haContainer.volumeMounts.map((m: { name: string }) => m.name)).not.toContain('data');
+    const spread = ha.spec.template.spec.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].podAffinityTerm;
+    expect(spread.topologyKey).toBe('kubernetes.io/hostname');
+    expect(spread.labelSelector.matchLabels).toEqual(ha.spec.selector.matchLabels);
+    expect(budget.kind).toBe('PodDisruptionBudget');
+    expect(budget.spec.minAvailable).toBe(2);
+    expect(budget.spec.selector.matchLabels).toEqual(ha.spec.selector.matchLabels);
+  });
+
   it('case 4: RBAC lets the service account run the controllers', () => {
     const [role] = parseAllDocuments(read('kubernetes/rbac.yaml')).map((d) => d.toJSON());
     const allows = (group: string, resource: string, verb: string): boolean => role.rules.some((r: { apiGroups: string[]; resources: string[]; verbs: string[] }) =>
