@@ -7,6 +7,9 @@
 //           every replica lists the 20 copies
 //   case 3: kill -9 of the leader: another replica leads, and ConfigMaps created afterwards reach
 //           every surviving replica's cache, the earlier copies all still there
+//   case 4: the leader paused past its lease (SIGSTOP): the other replica leads and replicates
+//           what is written meanwhile; resumed (SIGCONT), the old leader steps down, one leader
+//           remains, and both caches hold exactly the source's ConfigMaps
 
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -76,7 +79,7 @@ describe('three replicas on one etcd', () => {
     }));
     for (let i = 0; i < 3; i++) {
       const port = await freePort();
-      replicas.push({ url: `http://127.0.0.1:${port}`, process: startProcess(['--port', String(port), '--config', config], { LOG_LEVEL: 'warn' }) });
+      replicas.push({ url: `http://127.0.0.1:${port}`, process: startProcess(['--port', String(port), '--config', config], { LOG_LEVEL: 'info' }) });
     }
     await Promise.all(replicas.map((replica) => waitReady(replica.url, DEADLINE_MS)));
   }, 3 * DEADLINE_MS);
@@ -120,5 +123,29 @@ describe('three replicas on one etcd', () => {
     const names = [...configMapNames('before', 20), ...configMapNames('after', 10)].sort();
     await createConfigMaps(survivors[0] as Replica, configMapNames('after', 10));
     for (const replica of survivors) await eventually(async () => expect(await copyNames(replica)).toEqual(names), DEADLINE_MS);
+  }, 3 * DEADLINE_MS);
+
+  it('case 4: the leader paused past its lease: the other leads; resumed, it steps down and both caches are exact', async () => {
+    const survivors = replicas.filter((replica) => replica.process.child.exitCode === null && replica.process.child.signalCode === null);
+    expect(survivors).toHaveLength(2);
+    const paused = await theLeader(survivors);
+    const other = survivors.find((replica) => replica !== paused) as Replica;
+    process.kill(paused.process.serverPid(), 'SIGSTOP');
+    try {
+      await eventually(async () => expect(await leaderFlag(other)).toBe(1), DEADLINE_MS);
+      await createConfigMaps(other, configMapNames('paused', 10));
+    } finally {
+      process.kill(paused.process.serverPid(), 'SIGCONT');
+    }
+    expect(await theLeader(survivors)).toBe(other);
+    const sourceNames = async (replica: Replica): Promise<string[]> => ((await request('GET', `${replica.url}/clusters/root${CONFIGMAPS}?labelSelector=replicated%3Dyes`)).body.items as Array<{ metadata: { name: string } }>).map((item) => item.metadata.name).sort();
+    const expected = await sourceNames(other);
+    expect(expected).toHaveLength(40);
+    for (const replica of survivors) {
+      await eventually(async () => {
+        expect(await sourceNames(replica)).toEqual(expected);
+        expect(await copyNames(replica)).toEqual(expected);
+      }, DEADLINE_MS);
+    }
   }, 3 * DEADLINE_MS);
 });
