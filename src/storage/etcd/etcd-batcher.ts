@@ -2,16 +2,18 @@
 // are outstanding: commits that arrive meanwhile wait and go out together when one returns. A
 // transaction costs this process and etcd about 0.4 ms of CPU each however few keys it carries,
 // so under load (2,000 copy writes a second) this turns ~2.5 commits per transaction into ~10,
-// halving the CPU per write, while a lone commit still leaves at once. A group holds distinct keys (etcd refuses a transaction that touches a key
-// twice), at most MAX_GROUP_OPS commits (etcd's --max-txn-ops is 128 by default, and an update
-// brings two comparisons) and about MAX_GROUP_BYTES of values (under etcd's 1.5 MiB request
-// limit). A group whose transaction is refused (one of its conditions failed) is committed again
-// one by one, so each commit gets its own answer; the others still succeed.
+// halving the CPU per write, while a lone commit still leaves at once. A group holds distinct
+// keys (etcd refuses a transaction that touches a key twice), behind one fence or none, at most
+// MAX_TXN_COMPARES comparisons (etcd's --max-txn-ops, 128 by default, bounds them: a create
+// brings one, an update or delete two, a fence one) and about MAX_GROUP_BYTES of values (under
+// etcd's 1.5 MiB request limit). A group whose transaction is refused (one of its conditions
+// failed) is committed again one by one, so each commit gets its own answer; the others still
+// succeed.
 
 import type { BackendOp, OpResult } from '../backend.js';
 import type { EtcdFence } from './etcd-fence.js';
 
-const MAX_GROUP_OPS = 64;
+const MAX_TXN_COMPARES = 128;
 const MAX_IN_FLIGHT = 2;
 const MAX_GROUP_BYTES = 1024 * 1024;
 
@@ -85,19 +87,27 @@ export class EtcdBatcher {
   }
 }
 
+/** comparesOf is how many comparisons op brings to a transaction (see etcd-transaction.ts). */
+function comparesOf(op: BackendOp): number {
+  return op.kind === 'create' ? 1 : 2;
+}
+
 /** nextGroup is the longest head of queued commits on distinct keys, behind one fence (or none), within the bounds. */
 function nextGroup(queued: readonly Pending[]): Pending[] {
   const group: Pending[] = [];
   const keys = new Set<string>();
   let bytes = 0;
+  let compares = queued[0]?.fence === undefined ? 0 : 1;
   for (const pending of queued) {
     const size = pending.op.kind === 'delete' ? 0 : pending.op.value.length;
-    const full = group.length >= MAX_GROUP_OPS || (group.length > 0 && bytes + size > MAX_GROUP_BYTES) || keys.has(pending.op.key)
+    const cost = comparesOf(pending.op);
+    const full = compares + cost > MAX_TXN_COMPARES || (group.length > 0 && bytes + size > MAX_GROUP_BYTES) || keys.has(pending.op.key)
       || (group.length > 0 && group[0]?.fence !== pending.fence);
     if (full) break;
     group.push(pending);
     keys.add(pending.op.key);
     bytes += size;
+    compares += cost;
   }
   return group;
 }

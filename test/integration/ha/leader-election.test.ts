@@ -5,6 +5,8 @@
 //   case 3: a leader whose lease ends behind its back (what a pause past the lease does): its fenced
 //           commits are refused and write nothing, another candidate leads, and it learns it lost
 //   case 4: a candidate that does not lead cannot commit under the fenced prefix; elsewhere it can
+//   case 5: the leader's bursts of 300 creates and then 300 updates under the fence all hold (the
+//           fence's comparison counts against etcd's limit of 128 per transaction)
 
 import { randomUUID } from 'node:crypto';
 import { Etcd3 } from 'etcd3';
@@ -126,5 +128,19 @@ describe('leader election on etcd', () => {
     expect(refused).toMatchObject({ message: expect.stringMatching(/does not lead/) });
     expect(await follower.backend.commit({ kind: 'create', key: '/source/x', value: 'v' })).toMatchObject({ ok: true });
     expect((await leader.backend.list(FENCED)).entries).toEqual([]);
+  });
+
+  it('case 5: the leader\'s bursts of 300 creates and then 300 updates under the fence all hold', async () => {
+    const leader = await leaderOf(await candidates(1));
+    const keys = Array.from({ length: 300 }, (_, i) => `${FENCED}burst-${i}`);
+    const created = await Promise.all(keys.map((key) => leader.backend.commit({ kind: 'create', key, value: 'v1' })));
+    expect(created.filter((result) => !result.ok)).toEqual([]);
+    const updated = await Promise.all(keys.map((key, i) => {
+      const result = created[i];
+      return leader.backend.commit({ kind: 'update', key, value: 'v2', expected: result?.ok ? result.revision : 0 });
+    }));
+    expect(updated.filter((result) => !result.ok)).toEqual([]);
+    const listed = await leader.backend.list(FENCED);
+    expect(listed.entries.filter((e) => e.value === 'v2')).toHaveLength(300);
   });
 });
