@@ -14,7 +14,7 @@ import { crd, eventually, request } from '../helpers/kube-http.js';
 import { CCRS, ccr } from '../helpers/replication.js';
 import { testConfig } from '../helpers/test-app.js';
 import { SEED } from './fuzz-values.js';
-import { describeRequest, send } from './raw-client.js';
+import { FUZZ_CLIENT_ADDRESS, describeRequest, send } from './raw-client.js';
 import type { FuzzRequest, FuzzResponse } from './raw-client.js';
 
 /** FuzzApp is a started app, its port and the error lines it logged. */
@@ -23,7 +23,7 @@ export interface FuzzApp {
   readonly url: string;
   readonly port: number;
   readonly errorLogs: string[];
-  /** openFrom counts the server's connections still open from these client ports. */
+  /** openFrom counts the server's connections still open from these fuzz client ports (see FUZZ_CLIENT_ADDRESS). */
   openFrom(clientPorts: ReadonlySet<number>): number;
   stop(): Promise<void>;
 }
@@ -44,7 +44,8 @@ export async function startFuzzApp(fields: Record<string, unknown> = {}): Promis
     open.add(socket);
     socket.once('close', () => open.delete(socket));
   });
-  const openFrom = (clientPorts: ReadonlySet<number>): number => [...open].filter((s) => clientPorts.has(s.remotePort ?? -1)).length;
+  const openFrom = (clientPorts: ReadonlySet<number>): number =>
+    [...open].filter((s) => s.remoteAddress?.endsWith(FUZZ_CLIENT_ADDRESS) === true && clientPorts.has(s.remotePort ?? -1)).length;
   return { app, url, port: Number(new URL(url).port), errorLogs, openFrom, stop: () => app.stop() };
 }
 

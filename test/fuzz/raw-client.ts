@@ -40,10 +40,17 @@ export function encodeRequest(request: FuzzRequest): Buffer {
   return Buffer.concat([Buffer.from(`${lines.join('\r\n')}\r\n\r\n`, 'latin1'), request.body ?? Buffer.alloc(0)]);
 }
 
+/**
+ * FUZZ_CLIENT_ADDRESS is the loopback address the fuzz client connects from. The server's own
+ * clients (its controllers reach the embedded source over loopback) connect from 127.0.0.1, and
+ * may be given a port a fuzz request used before: the address tells the two apart.
+ */
+export const FUZZ_CLIENT_ADDRESS = '127.0.0.2';
+
 /** send delivers one request and reads the answer; it never rejects. */
 export function send(port: number, request: FuzzRequest, timeoutMs = DEADLINE_MS): Promise<FuzzResponse> {
   return new Promise((resolve) => {
-    const socket = connect({ host: '127.0.0.1', port });
+    const socket = connect({ host: '127.0.0.1', port, localAddress: FUZZ_CLIENT_ADDRESS });
     const chunks: Buffer[] = [];
     let size = 0;
     let settled = false;
