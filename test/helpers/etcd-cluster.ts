@@ -4,7 +4,7 @@
 
 import { spawn, execFile } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { get as httpsGet } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -130,6 +130,25 @@ function memberArgs(plan: MemberPlan, initialCluster: string, token: string, ext
   ];
 }
 
+/**
+ * stoppedThreads resolves once every thread of pid is stopped. A SIGSTOP is delivered at once but
+ * takes effect per thread as each next runs (on a loaded machine, a while later), and a request
+ * sent meanwhile may still be served: a test that stops a member must not race it.
+ */
+async function stoppedThreads(pid: number): Promise<void> {
+  const deadline = Date.now() + DEADLINE_MS;
+  for (;;) {
+    const tasks = await readdir(`/proc/${pid}/task`).catch(() => [] as string[]);
+    const states = await Promise.all(tasks.map(async (task) => {
+      const stat = await readFile(`/proc/${pid}/task/${task}/stat`, 'utf8').catch(() => '');
+      return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+    }));
+    if (states.every((state) => state === 'T' || state === 't' || state === '')) return;
+    if (Date.now() > deadline) throw new Error(`etcd (pid ${pid}) did not stop: thread states ${states.join('')}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
 /** etcdEnvironment is the host's environment without ETCD_* variables, which etcd reads as flags. */
 function etcdEnvironment(): NodeJS.ProcessEnv {
   const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('ETCD_')));
@@ -175,7 +194,8 @@ class ProcessMember implements EtcdMember {
   async kill(signal: NodeJS.Signals): Promise<void> {
     if (!this.alive || this.child === undefined) return;
     this.child.kill(signal);
-    if (signal !== 'SIGSTOP' && signal !== 'SIGCONT') await this.exited;
+    if (signal === 'SIGSTOP') await stoppedThreads(this.child.pid ?? 0);
+    else if (signal !== 'SIGCONT') await this.exited;
   }
 
   /** killNow sends SIGKILL without waiting (for an exiting process, which cannot wait). */
