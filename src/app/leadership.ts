@@ -21,8 +21,6 @@ export interface ReplicaLeadershipOptions {
 
 /** ReplicaLeadership is the election as the app uses it. */
 export interface ReplicaLeadership {
-  /** identity is how other replicas name this one (host name and process id). */
-  readonly identity: string;
   leading(): boolean;
   /** leader is the leading replica's identity, when known. */
   leader(): string | undefined;
@@ -36,6 +34,7 @@ export interface ReplicaLeadership {
 /** replicaLeadership fences the cache's key space and ties the controllers to the election. */
 export function replicaLeadership(opts: ReplicaLeadershipOptions): ReplicaLeadership {
   const { backend, sources, log } = opts;
+  // How the other replicas name this one.
   const identity = `${hostname()}/${process.pid}`;
   let transitions: Promise<void> = Promise.resolve();
   let settled = false;
@@ -58,7 +57,6 @@ export function replicaLeadership(opts: ReplicaLeadershipOptions): ReplicaLeader
   });
   backend.fence({ prefix: opts.cachePrefix, current: () => election.leadership.fence });
   return {
-    identity,
     leading: () => election.leadership.leading,
     leader: () => election.leadership.leader,
     settled: () => settled,

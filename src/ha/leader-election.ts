@@ -99,11 +99,15 @@ export class LeaderElection {
 
   /** #follow watches the candidates from revision on; a compacted watch starts over from now. */
   #follow(revision: number): void {
+    const lease = this.#lease;
     this.#feed = this.#opts.backend.watch(CANDIDATES, revision, {
       changes: () => void this.#check(),
       compacted: () => {
         if (this.#stopped) return;
-        void this.#opts.backend.currentRevision().then((now) => this.#follow(now), (err: unknown) => this.#opts.onError(err));
+        // The candidacy may end meanwhile (#lost stops the feed): its replacement follows on its own.
+        void this.#opts.backend.currentRevision().then((now) => {
+          if (!this.#stopped && lease === this.#lease) this.#follow(now);
+        }, (err: unknown) => this.#opts.onError(err));
         void this.#check();
       },
     });

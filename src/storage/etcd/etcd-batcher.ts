@@ -12,6 +12,7 @@
 
 import type { BackendOp, OpResult } from '../backend.js';
 import type { EtcdFence } from './etcd-fence.js';
+import { FENCE_COMPARISONS, comparisonsOf } from './etcd-transaction.js';
 
 const MAX_TXN_COMPARES = 128;
 const MAX_IN_FLIGHT = 2;
@@ -87,20 +88,15 @@ export class EtcdBatcher {
   }
 }
 
-/** comparesOf is how many comparisons op brings to a transaction (see etcd-transaction.ts). */
-function comparesOf(op: BackendOp): number {
-  return op.kind === 'create' ? 1 : 2;
-}
-
 /** nextGroup is the longest head of queued commits on distinct keys, behind one fence (or none), within the bounds. */
 function nextGroup(queued: readonly Pending[]): Pending[] {
   const group: Pending[] = [];
   const keys = new Set<string>();
   let bytes = 0;
-  let compares = queued[0]?.fence === undefined ? 0 : 1;
+  let compares = queued[0]?.fence === undefined ? 0 : FENCE_COMPARISONS;
   for (const pending of queued) {
     const size = pending.op.kind === 'delete' ? 0 : pending.op.value.length;
-    const cost = comparesOf(pending.op);
+    const cost = comparisonsOf(pending.op);
     const full = compares + cost > MAX_TXN_COMPARES || (group.length > 0 && bytes + size > MAX_GROUP_BYTES) || keys.has(pending.op.key)
       || (group.length > 0 && group[0]?.fence !== pending.fence);
     if (full) break;

@@ -1,5 +1,6 @@
-// Commits as etcd transactions, each behind its fence when the key space is fenced (etcd-fence.ts). One commit alone is one transaction guarded by its key's create or
-// mod revision, whose else branch reads the key so a refusal says its revision atomically. Commits
+// Commits as etcd transactions, each behind its fence when the key space is fenced
+// (etcd-fence.ts). One commit alone is one transaction guarded by its key's create or mod
+// revision, whose else branch reads the key so a refusal says its revision atomically. Commits
 // that arrive together go out as one transaction guarded by all their conditions: etcd then gives
 // them one revision, and a round trip (about 250 µs of this process's CPU in the gRPC client, and
 // as much of etcd's) is paid once for the group instead of once per object.
@@ -12,6 +13,14 @@ import type { EtcdKeyspace } from './etcd-keyspace.js';
 /** TxnCompare and TxnOp are the parts of a transaction request. */
 type TxnCompare = NonNullable<ITxnRequest['compare']>[number];
 type TxnOp = NonNullable<ITxnRequest['success']>[number];
+
+/** FENCE_COMPARISONS is what a fence adds to a transaction's comparisons. */
+export const FENCE_COMPARISONS = 1;
+
+/** comparisonsOf is how many comparisons op's guard brings to a transaction (see guardOf). */
+export function comparisonsOf(op: BackendOp): number {
+  return op.kind === 'create' ? 1 : 2;
+}
 
 /** guardOf is what must hold for op: the key absent (create), or present at the expected revision. */
 function guardOf(key: Buffer, op: BackendOp): TxnCompare[] {

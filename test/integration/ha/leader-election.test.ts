@@ -9,32 +9,21 @@
 //           fence's comparison counts against etcd's limit of 128 per transaction)
 
 import { randomUUID } from 'node:crypto';
-import { Etcd3 } from 'etcd3';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { isAppError } from '../../../src/errors.js';
 import { CANDIDATES, LeaderElection } from '../../../src/ha/leader-election.js';
 import type { Leadership } from '../../../src/ha/leader-election.js';
 import { openEtcdBackend } from '../../../src/storage/etcd/etcd-backend.js';
 import type { EtcdBackend } from '../../../src/storage/etcd/etcd-backend.js';
-import { startEtcd } from '../../helpers/etcd-cluster.js';
-import type { EtcdCluster } from '../../helpers/etcd-cluster.js';
+import { suiteEtcd } from '../../helpers/suite-etcd.js';
 import { eventually } from '../../helpers/kube-http.js';
 
 const FENCED = '/cache/';
 const LEASE_SECONDS = 2;
 
-let cluster: EtcdCluster;
-let raw: Etcd3;
+const etcd = suiteEtcd();
 const running: Candidate[] = [];
 
-beforeAll(async () => {
-  cluster = await startEtcd({ members: 1 });
-  raw = new Etcd3({ hosts: [...cluster.endpoints] });
-});
-afterAll(async () => {
-  raw?.close();
-  await cluster?.stop();
-});
 afterEach(async () => {
   await Promise.all(running.splice(0).map(async (candidate) => {
     await candidate.election.stop();
@@ -52,7 +41,7 @@ interface Candidate {
 async function candidates(count: number, prefix = `/test-${randomUUID().slice(0, 8)}`): Promise<Candidate[]> {
   const started: Candidate[] = [];
   for (let i = 0; i < count; i++) {
-    const backend = await openEtcdBackend({ endpoints: cluster.endpoints, prefix, compactIntervalMs: 0 });
+    const backend = await openEtcdBackend({ endpoints: etcd.cluster.endpoints, prefix, compactIntervalMs: 0 });
     const identity = `replica-${i}`;
     const election = new LeaderElection({ backend, identity, leaseSeconds: LEASE_SECONDS, onChange: () => undefined, onError: () => undefined });
     backend.fence({ prefix: FENCED, current: () => election.leadership.fence });
@@ -105,7 +94,7 @@ describe('leader election on etcd', () => {
     expect(await first.backend.commit({ kind: 'create', key: `${FENCED}before`, value: 'v' })).toMatchObject({ ok: true });
     // The lease id is the last segment of the candidate key; revoking it is what its expiry does.
     const leaseId = fence?.key.toString().split(CANDIDATES).at(-1) ?? '';
-    await raw.leaseClient.leaseRevoke({ ID: leaseId });
+    await etcd.raw.leaseClient.leaseRevoke({ ID: leaseId });
     const second = await eventually(() => {
       const other = group.find((c) => c !== first);
       expect(other?.election.leadership.leading).toBe(true);

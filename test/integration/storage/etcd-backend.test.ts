@@ -15,7 +15,6 @@
 //   case 14: a list of several pages through a reader (pages are read ahead while one is read)
 
 import { randomUUID } from 'node:crypto';
-import { Etcd3 } from 'etcd3';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AppError, isAppError } from '../../../src/errors.js';
 import type { BackendOp } from '../../../src/storage/backend.js';
@@ -26,29 +25,21 @@ import { StorageOpenError } from '../../../src/storage/storage-open-error.js';
 import { startEtcd } from '../../helpers/etcd-cluster.js';
 import type { EtcdCluster } from '../../helpers/etcd-cluster.js';
 import { FeedRecorder } from '../../helpers/feed-recorder.js';
+import { suiteEtcd } from '../../helpers/suite-etcd.js';
 import { eventually } from '../../helpers/kube-http.js';
 import { freePort } from '../../helpers/process.js';
 import { describeBackendConformance } from './backend-conformance.js';
 
-let cluster: EtcdCluster;
-let raw: Etcd3;
+const etcd = suiteEtcd();
 const opened: EtcdBackend[] = [];
 
-beforeAll(async () => {
-  cluster = await startEtcd({ members: 1 });
-  raw = new Etcd3({ hosts: [...cluster.endpoints] });
-});
-afterAll(async () => {
-  raw?.close();
-  await cluster?.stop();
-});
 afterEach(async () => {
   await Promise.all(opened.splice(0).map((backend) => backend.close()));
 });
 
 /** open opens a backend on the shared cluster (by default on a prefix of its own) and closes it after the test. */
 async function open(options: Partial<EtcdBackendOptions> = {}): Promise<EtcdBackend> {
-  const backend = await openEtcdBackend({ endpoints: cluster.endpoints, prefix: freshPrefix(), compactIntervalMs: 0, ...options });
+  const backend = await openEtcdBackend({ endpoints: etcd.cluster.endpoints, prefix: freshPrefix(), compactIntervalMs: 0, ...options });
   opened.push(backend);
   return backend;
 }
@@ -67,15 +58,15 @@ async function rejection(promise: Promise<unknown>): Promise<unknown> {
   return promise.then(() => new Error('expected a rejection'), (err: unknown) => err);
 }
 
-describeBackendConformance('etcd', () => openEtcdBackend({ endpoints: cluster.endpoints, prefix: '/conformance', compactIntervalMs: 0 }));
+describeBackendConformance('etcd', () => openEtcdBackend({ endpoints: etcd.cluster.endpoints, prefix: '/conformance', compactIntervalMs: 0 }));
 
 describe('etcd backend', () => {
   it('case 1: keys land under the prefix in etcd and come back without it; the compaction key is reserved', async () => {
     const prefix = freshPrefix();
     const backend = await open({ prefix: `${prefix}/` });
     const revision = await committed(backend, { kind: 'create', key: '/pods/a', value: '{"a":1}' });
-    expect(await raw.get(`${prefix}/pods/a`).string()).toBe('{"a":1}');
-    expect(await raw.getAll().prefix(`${prefix}/`).keys()).toEqual([`${prefix}/pods/a`]);
+    expect(await etcd.raw.get(`${prefix}/pods/a`).string()).toBe('{"a":1}');
+    expect(await etcd.raw.getAll().prefix(`${prefix}/`).keys()).toEqual([`${prefix}/pods/a`]);
     expect((await backend.list('/')).entries).toEqual([{ key: '/pods/a', value: '{"a":1}', modRevision: revision }]);
     const refused = await rejection(backend.commit({ kind: 'create', key: '/compact_rev_key', value: '1' }));
     expect(isAppError(refused, 'Invalid')).toBe(true);
@@ -104,7 +95,7 @@ describe('etcd backend', () => {
     const backend = await open();
     const old = await committed(backend, { kind: 'create', key: '/old', value: 'x' });
     await committed(backend, { kind: 'create', key: '/newer', value: 'y' });
-    await raw.kv.compact({ revision: await backend.currentRevision() });
+    await etcd.raw.kv.compact({ revision: await backend.currentRevision() });
     const feed = new FeedRecorder();
     backend.watch('/', old - 1, feed.handlers);
     await feed.compacted();
@@ -120,11 +111,11 @@ describe('etcd backend', () => {
   it('case 4: the compactor compacts etcd to the revision of its previous tick', async () => {
     const backend = await open({ compactIntervalMs: 100 });
     const prefix = freshPrefix();
-    await raw.put(`${prefix}/old`).value('v1');
-    const oldRevision = Number((await raw.kv.range({ key: Buffer.from(`${prefix}/old`) })).kvs[0]!.mod_revision);
-    await raw.put(`${prefix}/old`).value('v2');
+    await etcd.raw.put(`${prefix}/old`).value('v1');
+    const oldRevision = Number((await etcd.raw.kv.range({ key: Buffer.from(`${prefix}/old`) })).kvs[0]!.mod_revision);
+    await etcd.raw.put(`${prefix}/old`).value('v2');
     await eventually(() => expect(backend.compaction().revision).toBeGreaterThan(oldRevision));
-    const err = await rejection(raw.kv.range({ key: Buffer.from(`${prefix}/old`), revision: oldRevision }));
+    const err = await rejection(etcd.raw.kv.range({ key: Buffer.from(`${prefix}/old`), revision: oldRevision }));
     expect(String(err)).toContain('required revision has been compacted');
     expect(backend.compaction().error).toBeUndefined();
   });
@@ -142,7 +133,7 @@ describe('etcd backend', () => {
       for (const backend of backends) expect(backend.compaction().revision).toBeGreaterThan(start);
     });
     for (const backend of backends) expect(backend.compaction().error).toBeUndefined();
-    const versions = (await raw.getAll().prefix(`${shared}/compact_rev_key`).exec()).kvs.map((kv) => Number(kv.version));
+    const versions = (await etcd.raw.getAll().prefix(`${shared}/compact_rev_key`).exec()).kvs.map((kv) => Number(kv.version));
     expect(versions).toHaveLength(1);
   });
 
