@@ -17,6 +17,7 @@ import { createHttpServer } from './app/http-server.js';
 import { readinessChecks } from './app/readiness.js';
 import { Sources } from './app/sources.js';
 import { replicaLeadership } from './app/leadership.js';
+import { replicaReads } from './app/replica-reads.js';
 import { openState } from './app/state.js';
 import { createMetrics } from './metrics/metrics.js';
 import type { ReadModel } from './read/read-model.js';
@@ -55,7 +56,7 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
   const state = await openState(config, logger);
   const stores = { source: state.source, cache: state.cache };
   const embedded = createEmbeddedSource(stores.source);
-  const overlay = createOverlay(config, stores.cache);
+  const overlay = createOverlay(config, stores.cache, (key, cause) => replicas?.recorder?.evicted(key, cause));
   const watches = { embedded: new ActiveWatches(), cache: new ActiveWatches() };
   // The scrape-time gauges read the data plane, built below; they run only once the app serves.
   const metrics = createMetrics({
@@ -70,7 +71,12 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
   const leadership = state.replicas === undefined
     ? undefined
     : replicaLeadership({ ...state.replicas, leaseSeconds: config.ha.leaseSeconds, sources, log: logger.child({ component: 'leadership' }) });
-  const data = createDataPlane(config, stores.cache, sources, overlay);
+  // Replicas read consistently, and share the overlay through etcd.
+  const replicas = state.replicas === undefined ? undefined : replicaReads({
+    backend: state.replicas.backend, cachePosition: state.replicas.cachePosition, overlay, overlayTtlMs: config.cache.ttlMs,
+    waitMs: config.ha.consistentReadWaitMs, leading: () => leadership?.leading() ?? false, log: logger.child({ component: 'replicas' }),
+  });
+  const data = createDataPlane(config, stores.cache, sources, overlay, replicas);
   const auth = createAuthRuntime(config.auth);
   let serving = false;
   const readiness = readinessChecks(() => serving, sources, state.backend, leadership);
@@ -83,6 +89,7 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
     serving = false;
     connections.drain();
     overlay?.stop();
+    await replicas?.stop();
     await sources.stop();
     // Resigning once the controllers have stopped hands the leadership over without overlap.
     await leadership?.stop();
@@ -99,6 +106,7 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
     async start() {
       if (config.embedded.enabled) await embedded.prepare(config.embedded.clusters);
       await overlay?.start();
+      await replicas?.start();
       const address = await fastify.listen({ host: config.host, port: config.port });
       serving = true;
       sources.start(loopbackUrl(address), auth.internalToken, leadership === undefined);

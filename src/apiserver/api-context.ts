@@ -16,6 +16,12 @@ export interface ApiContext {
   readonly watchLimits: WatchLimits;
   /** requireNamespaces: namespaced objects may only be created in an existing namespace. */
   readonly requireNamespaces: boolean;
+  /**
+   * consistentRead makes a get or list that names no resourceVersion consistent, as kube-apiserver
+   * serves it: on replicas sharing a backend it waits until this replica's store holds everything
+   * committed before the request (undefined: nothing to wait for). Any resourceVersion opts out.
+   */
+  readonly consistentRead?: () => Promise<void> | undefined;
 }
 
 /** scopeOf gives the store scope a collection request addresses. */

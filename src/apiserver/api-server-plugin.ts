@@ -43,6 +43,8 @@ export interface ApiServerOptions {
    * that narrows a wildcard request to what the caller may see. Absent = no authorization.
    */
   readonly authorize?: ClusterAuthorizer;
+  /** consistentRead, when given, is what a get or list without resourceVersion waits for first (see ApiContext). */
+  readonly consistentRead?: () => Promise<void> | undefined;
 }
 
 /** ClusterAuthorizer decides a request's access to a logical cluster (see ApiServerOptions.authorize). */
@@ -62,6 +64,7 @@ export async function apiServerPlugin(app: FastifyInstance, opts: ApiServerOptio
   const ctx: ApiContext = {
     store: opts.store, catalog: opts.catalog, hooks: opts.hooks, encoder: new EventEncoder(),
     watches: opts.watches ?? new ActiveWatches(), watchLimits: opts.watchLimits, requireNamespaces: opts.requireNamespaces,
+    ...(opts.consistentRead ? { consistentRead: opts.consistentRead } : {}),
   };
   registerBodyParsers(app);
   // Paths no route serves are answered by the app's not-found handler, with the same Status.

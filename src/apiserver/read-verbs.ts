@@ -22,6 +22,7 @@ type Query = Record<string, QueryValue>;
 
 /** getObject serves GET of one object (or its status subresource, which reads the same). */
 export async function getObject(ctx: ApiContext, target: RequestTarget, req: FastifyRequest, reply: FastifyReply): Promise<void> {
+  await readConsistently(ctx, req.query as Query);
   const obj = target.cluster === undefined || target.where !== undefined
     ? await getAcrossClusters(ctx, target)
     : await ctx.store.get(keyOf(target, target.name ?? ''));
@@ -43,6 +44,7 @@ export async function listOrWatch(ctx: ApiContext, target: RequestTarget, req: F
     await watch(ctx, target, req, reply, selectors);
     return;
   }
+  await readConsistently(ctx, query);
   await refuseFutureVersion(ctx, firstValue(query['resourceVersion']));
   const opts: ListOptions = {
     ...selectors,
@@ -99,6 +101,12 @@ async function watch(
     bookmarks: parseBoolean('allowWatchBookmarks', query['allowWatchBookmarks']),
     encode,
   }, limits, ctx.watches);
+}
+
+/** readConsistently waits for a consistent view when the request names no resourceVersion (kube's default). */
+async function readConsistently(ctx: ApiContext, query: Query): Promise<void> {
+  if (ctx.consistentRead === undefined || (firstValue(query['resourceVersion']) ?? '') !== '') return;
+  await ctx.consistentRead();
 }
 
 /**

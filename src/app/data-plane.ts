@@ -7,9 +7,12 @@ import type { Config } from '../config/config.js';
 import { unwrapCachedObject } from '../cachedobjects/wrap-cached-object.js';
 import { KeyedMutex } from '../overlay/key-lock.js';
 import { overlayGvks } from '../overlay/overlay-gvks.js';
+import type { EvictionCause } from '../overlay/overlay.js';
+import type { OverlayKey } from '../overlay/overlay-key.js';
+import type { OverlayRecorder } from '../overlay/overlay-recorder.js';
 import { CacheCopies } from '../read/cache-copies.js';
 import { createReadModel } from '../read/create-read-model.js';
-import type { ReadModel } from '../read/read-model.js';
+import type { Consistency, ReadModel } from '../read/read-model.js';
 import { ReadWaiter } from '../read/read-waiter.js';
 import type { IndexReader, ResourceStore } from '../store/store.js';
 import { createWriteService } from '../write/source-write-service.js';
@@ -26,12 +29,22 @@ export interface DataPlane {
 }
 
 /** createOverlay makes the read-your-writes overlay over the cache when the config turns it on. */
-export function createOverlay(config: Pick<Config, 'cache'>, cache: ResourceStore): OverlayRuntime | undefined {
-  return config.cache.enabled ? new OverlayRuntime({ cache, ttlMs: config.cache.ttlMs }) : undefined;
+export function createOverlay(
+  config: Pick<Config, 'cache'>, cache: ResourceStore, onEvict?: (key: OverlayKey, cause: EvictionCause) => void,
+): OverlayRuntime | undefined {
+  return config.cache.enabled ? new OverlayRuntime({ cache, ttlMs: config.cache.ttlMs, ...(onEvict ? { onEvict } : {}) }) : undefined;
+}
+
+/** Replication across replicas: how reads are made consistent, and what writes record into instead of the local overlay. */
+export interface ReplicaPlane {
+  readonly consistency: Consistency;
+  readonly recorder: OverlayRecorder | undefined;
 }
 
 /** createDataPlane wires the read model and the write service over the cache, the overlay and the sources. */
-export function createDataPlane(config: Pick<Config, 'cache' | 'limits'>, cache: ResourceStore & IndexReader, sources: Sources, overlay: OverlayRuntime | undefined): DataPlane {
+export function createDataPlane(
+  config: Pick<Config, 'cache' | 'limits'>, cache: ResourceStore & IndexReader, sources: Sources, overlay: OverlayRuntime | undefined, replicas?: ReplicaPlane,
+): DataPlane {
   const scopes = new WrittenScopes();
   const read = createReadModel({
     cache,
@@ -41,12 +54,13 @@ export function createDataPlane(config: Pick<Config, 'cache' | 'limits'>, cache:
       timeoutMs: config.limits.minResourceVersionWaitMs,
       progress: { hasReplicated: (wanted) => sources.hasReplicated(wanted) },
     }),
+    ...(replicas ? { consistency: replicas.consistency } : {}),
   });
   const gvks = overlayGvks(config.cache.gvks);
   const copies = new CacheCopies(cache);
   const write = createWriteService({
     sources: () => new Map<string, WriteSource>(sources.all().map((r) => [r.name, { client: r.client }])),
-    overlay: overlay?.overlay,
+    overlay: replicas?.recorder ?? overlay?.overlay,
     isOverlaid: (group, version, kind) => gvks.isOverlaid(group, version, kind),
     resolveKind: async (shard, cluster, gvr) => sources.runtime(shard)?.discovery.resolve(cluster, gvr),
     cacheCopy: async (key, version) => {

@@ -74,6 +74,6 @@ export async function registerHttpSurfaces(fastify: FastifyInstance, s: HttpSurf
   });
   await fastify.register(apiServerPlugin, {
     ...common, prefix: '/services/cache/shards/:shard/clusters/:cluster', store: s.stores.cache, catalog: cacheApiCatalog(), hooks: {},
-    locate: locateInCache, requireNamespaces: false, watches: s.watches.cache,
+    locate: locateInCache, requireNamespaces: false, watches: s.watches.cache, consistentRead: () => data.read.waitForRead({}),
   });
 }

@@ -8,7 +8,7 @@ import { ORIGINAL_RESOURCE_UID_ANNOTATION, ORIGINAL_RESOURCE_VERSION_ANNOTATION 
 import { cachedObjectOrigin } from '../cachedobjects/cached-object-origin.js';
 import { CACHED_OBJECTS_GROUP, CACHED_OBJECTS_RESOURCE } from '../cachedobjects/cached-object-resource.js';
 import { Overlay } from '../overlay/overlay.js';
-import type { ObservedCopy } from '../overlay/overlay.js';
+import type { EvictionCause, ObservedCopy } from '../overlay/overlay.js';
 import { overlayKeyString } from '../overlay/overlay-key.js';
 import type { OverlayKey } from '../overlay/overlay-key.js';
 import type { ResourceStore, Watch } from '../store/store.js';
@@ -21,6 +21,8 @@ export interface OverlayRuntimeOptions {
   readonly cache: ResourceStore;
   readonly ttlMs: number;
   readonly now?: () => number;
+  /** onEvict hears each entry that leaves the overlay (see OverlayOptions). */
+  readonly onEvict?: (key: OverlayKey, cause: EvictionCause) => void;
 }
 
 /** OverlayRuntime is the overlay of one app with its feed from the cache. */
@@ -37,7 +39,7 @@ export class OverlayRuntime {
     this.#cache = opts.cache;
     this.#ttlMs = opts.ttlMs;
     this.#now = opts.now ?? Date.now;
-    this.overlay = new Overlay({ now: this.#now, ttlMs: opts.ttlMs });
+    this.overlay = new Overlay({ now: this.#now, ttlMs: opts.ttlMs, ...(opts.onEvict ? { onEvict: opts.onEvict } : {}) });
   }
 
   /** start watches every CachedObject (from the current state on) and starts the sweep timer. */

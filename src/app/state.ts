@@ -11,7 +11,7 @@ import type { EtcdBackend } from '../storage/etcd/etcd-backend.js';
 import { openLocalBackend } from '../storage/local/local-backend.js';
 import { openDurableStore } from '../store/durable-store.js';
 import { spacePrefix } from '../store/storage-key.js';
-import type { DurableStore } from '../store/durable-store.js';
+import type { DurableStore, FeedPosition } from '../store/durable-store.js';
 import { MemoryStore } from '../store/memory-store.js';
 import { createCacheStore } from './cache-store.js';
 
@@ -25,8 +25,11 @@ export interface AppState {
   readonly cache: MemoryStore;
   /** backend is the durable backend's kind and health; undefined for `memory`. */
   readonly backend?: { readonly kind: string; health(): BackendHealth };
-  /** replicas: with etcd, the backend replicas elect their leader on, and the key prefix of the cache, which only the leader writes. */
-  readonly replicas?: { readonly backend: EtcdBackend; readonly cachePrefix: string };
+  /**
+   * replicas: with etcd, the backend replicas elect their leader on, the key prefix of the cache
+   * (which only the leader writes), and how far this replica's cache has applied etcd's revisions.
+   */
+  readonly replicas?: { readonly backend: EtcdBackend; readonly cachePrefix: string; readonly cachePosition: FeedPosition };
   /** close stops the feeds and closes the backend (after the app stopped serving). */
   close(): Promise<void>;
 }
@@ -57,7 +60,7 @@ export async function openState(config: Config, log: Logger): Promise<AppState> 
     source: source.store,
     cache: cache.store,
     backend: { kind: backend.kind, health: () => backend.health() },
-    ...(etcd === undefined ? {} : { replicas: { backend: etcd, cachePrefix: spacePrefix(CACHE_SPACE) } }),
+    ...(etcd === undefined ? {} : { replicas: { backend: etcd, cachePrefix: spacePrefix(CACHE_SPACE), cachePosition: cache.position } }),
     async close() {
       await Promise.all(feeds.map((feed) => feed.stop()));
       await backend.close();

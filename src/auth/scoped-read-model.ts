@@ -10,7 +10,7 @@ import { ORIGIN_FIELDS } from '../cachedobjects/cached-object-origin.js';
 import { findEach } from '../read/find-each.js';
 import { parseMinResourceVersion } from '../read/min-resource-version.js';
 import type {
-  CachedObjectFilter, FoundObject, ObjectRef, Page, PageRequest, ReadEvent, ReadModel, ReadWatch, SchemaSummary,
+  CachedObjectFilter, FoundObject, ObjectRef, Page, PageRequest, ReadEvent, ReadModel, ReadWait, ReadWatch, SchemaSummary,
 } from '../read/read-model.js';
 import { requireAccess, requireVerb, seesEverything, visibleClusters } from './authorizer.js';
 import type { Principal } from './principal.js';
@@ -89,11 +89,11 @@ class ScopedReadModel implements ReadModel {
     return (await this.#read.clusterCachedResources()).filter((ccr) => visible.has(ccr.metadata.annotations?.[CLUSTER_ANNOTATION] ?? ''));
   }
 
-  async waitForReplication(minResourceVersions: readonly string[]): Promise<void> {
+  waitForRead(want: ReadWait): Promise<void> | undefined {
     // Waiting on another cluster would tell how far it has replicated. A malformed value is a
     // BadRequest, before any cluster is checked.
-    for (const value of minResourceVersions) this.#require(parseMinResourceVersion(value).cluster);
-    return this.#read.waitForReplication(minResourceVersions);
+    for (const value of want.minResourceVersions ?? []) this.#require(parseMinResourceVersion(value).cluster);
+    return this.#read.waitForRead(want);
   }
 
   /** narrow keeps a named cluster (when allowed) or limits the filter to the visible clusters. */

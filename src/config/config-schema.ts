@@ -90,6 +90,7 @@ export const ConfigSchema = strictObject({
   }),
   ha: section({
     leaseSeconds: wholeNumber(2, 120, { default: 10, description: 'with the etcd backend: the leader election lease; a replica that stops renewing it (killed, paused) loses the leadership this long after' }),
+    consistentReadWaitMs: wholeNumber(100, 60_000, { default: 5000, description: 'with the etcd backend: longest a consistent read waits for this replica\'s cache to reach etcd\'s revision (then: 504)' }),
   }),
   graphql: section({ websocket: WebsocketSchema }),
   workers: section({

@@ -11,6 +11,7 @@ import type { KubeObject, OwnerReference } from '../apimachinery/object-meta.js'
 import { cachedObjectOrigin } from '../cachedobjects/cached-object-origin.js';
 import { isAppError } from '../errors.js';
 import type { FoundObject, ObjectRef, ReadModel } from '../read/read-model.js';
+import { readWaitOf } from './read-wait-args.js';
 import { graphqlAccess } from './graphql-access.js';
 import type { GraphqlAccess } from './graphql-access.js';
 
@@ -28,6 +29,7 @@ export interface ObjectArgs {
   readonly cluster?: string | null;
   readonly shard?: string | null;
   readonly minResourceVersion?: readonly string[] | null;
+  readonly consistent?: boolean | null;
 }
 
 /** A replicated kind: its resource, version and scope. */
@@ -55,12 +57,10 @@ export function createLoaders(read: ReadModel, access: GraphqlAccess = graphqlAc
     Query: {
       object: async (queries: Array<{ obj: unknown; params: ObjectArgs }>, context: object) => {
         const scoped = access.read(context);
-        // Each lookup first waits for its own minResourceVersion; one that fails gets only its error.
-        const waiting = queries.some(({ params }) => (params.minResourceVersion ?? []).length > 0);
-        const waited = !waiting ? [] : await Promise.all(queries.map(({ params }) => scoped.waitForReplication(params.minResourceVersion ?? []).then(
-          () => undefined,
-          (err: unknown) => (err instanceof Error ? err : new Error(String(err))),
-        )));
+        // Each lookup first waits for what it asks (minResourceVersion, a consistent read); one
+        // that fails gets only its error. Consistent lookups share one revision request.
+        const waits = queries.map(({ params }) => readWaitOf(params));
+        const waited = await Promise.all(waits.map((want) => waitOrError(() => scoped.waitForRead(want))));
         const found = await scoped.getObjects(queries.map(({ params }) => objectRef(params)));
         return found.map((result, i) => waited[i] ?? (result instanceof Error ? result : result.object));
       },
@@ -140,4 +140,14 @@ function isOwner(found: FoundObject, uid: string): boolean {
 
 function refKey(ref: ObjectRef): string {
   return JSON.stringify([ref.shard, ref.cluster, ref.group, ref.version, ref.resource, ref.namespace, ref.name]);
+}
+
+/** waitOrError runs a read's wait: undefined once it may go ahead, or the error it failed with. */
+async function waitOrError(wait: () => Promise<void> | undefined): Promise<Error | undefined> {
+  try {
+    await wait();
+    return undefined;
+  } catch (err) {
+    return err instanceof Error ? err : new Error(String(err));
+  }
 }

@@ -9,6 +9,8 @@ import type { IResolvers } from 'mercurius';
 import type { KubeObject } from '../apimachinery/object-meta.js';
 import { cachedObjectOrigin } from '../cachedobjects/cached-object-origin.js';
 import type { CachedObjectFilter, ReadEvent, ReadModel, SchemaSummary } from '../read/read-model.js';
+import { readWaitOf } from './read-wait-args.js';
+import type { ReadWaitArgs } from './read-wait-args.js';
 import type { WriteService } from '../write/write-service.js';
 import { listConnection } from './connection.js';
 import type { PageArgs } from './connection.js';
@@ -47,10 +49,7 @@ export interface ResolverDeps {
 /** FilterInput is CachedObjectFilter as GraphQL passes it: fields may be null. */
 type FilterInput = { readonly [K in keyof CachedObjectFilter]?: string | null };
 
-/** MinResourceVersionArgs: the reads wait for these write tokens (min-resource-version.ts) to be replicated first. */
-interface MinResourceVersionArgs {
-  readonly minResourceVersion?: readonly string[] | null;
-}
+
 
 /** Where picks a lookup's cluster and shard. */
 interface WhereArgs {
@@ -63,14 +62,14 @@ export function createResolvers({ read, limits, events, write, access = graphqlA
   return {
     JSON: JSON_SCALAR,
     Query: {
-      cachedObject: async (_root: unknown, args: { name: string } & WhereArgs & MinResourceVersionArgs, context: unknown) => {
+      cachedObject: async (_root: unknown, args: { name: string } & WhereArgs & ReadWaitArgs, context: unknown) => {
         const scoped = access.read(context);
-        await scoped.waitForReplication(args.minResourceVersion ?? []);
+        await scoped.waitForRead(readWaitOf(args));
         return scoped.getCachedObject(args.name, withoutNulls(args, ['cluster', 'shard']));
       },
-      cachedObjects: async (_root: unknown, args: { filter?: FilterInput | null } & PageArgs & MinResourceVersionArgs, context: unknown) => {
+      cachedObjects: async (_root: unknown, args: { filter?: FilterInput | null } & PageArgs & ReadWaitArgs, context: unknown) => {
         const scoped = access.read(context);
-        await scoped.waitForReplication(args.minResourceVersion ?? []);
+        await scoped.waitForRead(readWaitOf(args));
         return listConnection(scoped, filterOf(args.filter), args, limits);
       },
       schemas: (_root: unknown, _args: unknown, context: unknown) => access.read(context).schemas(),

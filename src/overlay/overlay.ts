@@ -29,11 +29,13 @@ export class Overlay {
   readonly #now: () => number;
   readonly #ttlMs: number;
   readonly #onChange: ((size: OverlaySize) => void) | undefined;
+  readonly #onEvict: ((key: OverlayKey, cause: EvictionCause) => void) | undefined;
 
   constructor(options: OverlayOptions) {
     this.#now = options.now;
     this.#ttlMs = options.ttlMs > 0 ? options.ttlMs : DEFAULT_TTL_MS;
     this.#onChange = options.onChange;
+    this.#onEvict = options.onEvict;
   }
 
   /**
@@ -75,15 +77,20 @@ export class Overlay {
    * recordDeleteAllOf records a successful delete-collection. Every object of the scope as a
    * reader sees it now (cache copies given by the caller, merged with recorded writes) that
    * `matches` becomes a tombstone. Unlike the seed, objects known only to the cache are hidden
-   * too; pass the cache objects of the scope that match the delete's selectors.
+   * too; pass the cache objects of the scope that match the delete's selectors. It returns the
+   * objects it tombstoned.
    */
-  recordDeleteAllOf(scope: OverlayScope, matches: (object: KubeObject) => boolean, cacheObjects: Iterable<KubeObject>): void {
+  recordDeleteAllOf(scope: OverlayScope, matches: (object: KubeObject) => boolean, cacheObjects: Iterable<KubeObject>): KubeObject[] {
     const inScope = [...cacheObjects].filter((object) => inNamespace(scope, object.metadata.namespace ?? ''));
+    const tombstoned: KubeObject[] = [];
     this.#changing(() => {
       for (const object of this.#merge(scope, inScope, () => true, undefined)) {
-        if (matches(object)) this.#table.set(this.#entry(keyOfObject(scope, object), object, versionOf(object), true));
+        if (!matches(object)) continue;
+        this.#table.set(this.#entry(keyOfObject(scope, object), object, versionOf(object), true));
+        tombstoned.push(object);
       }
     });
+    return tombstoned;
   }
 
   /**
@@ -225,7 +232,9 @@ export class Overlay {
   }
 
   #evict(key: OverlayKey, cause: EvictionCause): void {
-    if (this.#table.delete(key)) this.#evictions[cause]++;
+    if (!this.#table.delete(key)) return;
+    this.#evictions[cause]++;
+    this.#onEvict?.(key, cause);
   }
 
   // Runs a mutation and reports the new counts if they changed; reads pay nothing without a listener.

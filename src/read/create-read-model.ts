@@ -21,7 +21,7 @@ import { ReadWaiter } from './read-waiter.js';
 import { decodeCursor, encodeCursor } from './page-cursor.js';
 import type { PageCursor } from './page-cursor.js';
 import type {
-  CachedObjectFilter, FoundObject, ObjectRef, Page, PageRequest, ReadEvent, ReadModel, ReadWatch, SchemaSummary,
+  CachedObjectFilter, Consistency, FoundObject, ObjectRef, Page, PageRequest, ReadEvent, ReadModel, ReadWait, ReadWatch, SchemaSummary,
 } from './read-model.js';
 import { summarizeSchemas } from './schema-summaries.js';
 
@@ -35,6 +35,8 @@ export interface ReadModelDeps {
   readonly overlay?: OverlayReads;
   /** waiter serves minResourceVersion; undefined: no replication is ever confirmed (every such read times out after 5 s). */
   readonly waiter?: ReadWaiter;
+  /** consistency makes reads consistent across replicas; undefined: this process's cache is the only one. */
+  readonly consistency?: Consistency;
 }
 
 /** createReadModel builds the read model over the cache. */
@@ -53,8 +55,12 @@ class CacheReadModel implements ReadModel {
     this.#waiter = deps.waiter ?? new ReadWaiter({ progress: { hasReplicated: () => false }, timeoutMs: 5000 });
   }
 
-  waitForReplication(minResourceVersions: readonly string[]): Promise<void> {
-    return this.#waiter.waitFor(minResourceVersions);
+  waitForRead(want: ReadWait): Promise<void> | undefined {
+    const tokens = want.minResourceVersions ?? [];
+    const consistency = want.consistent === false ? undefined : this.#deps.consistency;
+    if (consistency === undefined) return tokens.length === 0 ? undefined : this.#waiter.waitFor(tokens);
+    if (tokens.length === 0) return consistency.wait();
+    return Promise.all([this.#waiter.waitFor(tokens), consistency.wait()]).then(() => undefined);
   }
 
   findObject(ref: ObjectRef): FoundObject {

@@ -132,11 +132,27 @@ export interface ReadModel {
   /** clusterCachedResources lists the CCRs of every source, with their status. */
   clusterCachedResources(): Promise<KubeObject[]>;
   /**
-   * waitForReplication resolves once the cache has replicated, for each token given (a write's
-   * `<shard>/<cluster>/<group>/<resource>/<rv>`: that resource; `<shard>/<cluster>/<rv>`: every
-   * resource of the cluster), at least that source resourceVersion (read-waiter.ts); at once when
-   * none is given or nothing replicates what it names. Malformed → BadRequest; the bound passes
-   * first → Timeout (retry after 1 s).
+   * waitForRead resolves once a read may go ahead, or is undefined when it may at once (the
+   * hottest reads then stay synchronous). It waits until the cache has replicated, for each token
+   * given (a write's `<shard>/<cluster>/<group>/<resource>/<rv>`: that resource;
+   * `<shard>/<cluster>/<rv>`: every resource of the cluster), at least that source resourceVersion
+   * (read-waiter.ts), and, for a consistent read on replicas sharing a backend, until this
+   * replica's cache holds everything committed before the call. Malformed → BadRequest; a bound
+   * passes first → Timeout (retry after 1 s).
    */
-  waitForReplication(minResourceVersions: readonly string[]): Promise<void>;
+  waitForRead(want: ReadWait): Promise<void> | undefined;
+}
+
+/** ReadWait is what a read waits for before it reads. */
+export interface ReadWait {
+  /** minResourceVersions are write tokens to be replicated first (none: no such wait). */
+  readonly minResourceVersions?: readonly string[];
+  /** consistent false reads what this replica holds now; otherwise replicas read consistently. */
+  readonly consistent?: boolean;
+}
+
+/** Consistency is how a replica sharing its backend makes a read consistent. */
+export interface Consistency {
+  /** wait resolves once the cache holds everything committed before the call; Timeout past its bound. */
+  wait(): Promise<void>;
 }

@@ -75,6 +75,12 @@ export interface Change {
 export interface FeedHandlers {
   readonly changes: (changes: readonly Change[]) => void;
   readonly compacted: () => void;
+  /**
+   * progress, when given, hears that the feed has delivered everything up to revision although
+   * nothing of its prefix changed after the last change it delivered (a backend's own key moved
+   * it, e.g. a progress barrier). A feed that has it is one a barrier advances.
+   */
+  readonly progress?: (revision: number) => void;
 }
 
 /** Feed is a running change feed. */
@@ -105,6 +111,13 @@ export interface Backend {
   watch(prefix: string, afterRevision: number, handlers: FeedHandlers): Feed;
   /** currentRevision is the backend's revision now (a consistent read's target). */
   currentRevision(): Promise<number>;
+  /**
+   * barrier, where the backend has one, commits a write that every feed with a progress handler
+   * will deliver, and resolves with its revision: once a feed reports that revision, it has
+   * delivered every change committed before the barrier. A backend only one process uses (local)
+   * has none: that process's reads need no wait for other processes' writes.
+   */
+  barrier?(): Promise<number>;
   /** health is the last known reachability, without a round trip. */
   health(): BackendHealth;
   /** close releases connections and files; pending commits settle first. */

@@ -13,6 +13,11 @@ export class AppliedWaiters {
   private readonly heap: { revision: number; waiter: Waiter }[] = [];
   private readonly byKey = new Map<string, Waiter[]>();
 
+  /** appliedRevision is the revision the feed has applied everything up to. */
+  get appliedRevision(): number {
+    return this.applied;
+  }
+
   /** revision resolves once the feed has applied revision, or after timeoutMs. */
   revision(revision: number, timeoutMs: number): Promise<void> {
     if (revision <= this.applied) return Promise.resolve();

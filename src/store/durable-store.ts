@@ -23,9 +23,19 @@ export interface DurableStoreOptions extends Omit<MemoryStoreOptions, 'committer
   readonly onFeedError?: (err: unknown) => void;
 }
 
+/** FeedPosition is how far a feed has applied its backend's revisions, and a wait for more. */
+export interface FeedPosition {
+  /** revision: everything of the feed's prefix committed up to it has been applied. */
+  revision(): number;
+  /** reach resolves once revision is applied, or after timeoutMs (check revision() again). */
+  reach(revision: number, timeoutMs: number): Promise<void>;
+}
+
 /** DurableStore is a loaded store over a backend and the feed that keeps it current. */
 export interface DurableStore {
   readonly store: MemoryStore;
+  /** position is the feed's: a consistent read waits on it. */
+  readonly position: FeedPosition;
   /** stop ends the feed; the store keeps serving what it holds. */
   stop(): Promise<void>;
 }
@@ -40,5 +50,7 @@ export async function openDurableStore(opts: DurableStoreOptions): Promise<Durab
   for (const index of indexes) store.addIndex(index.group, index.resource, index.name, index.fn);
   const feed = new StoreFeed({ backend, space, cache, committer, ...(onSkipped ? { onSkipped } : {}), ...(onFeedError ? { onError: onFeedError } : {}) });
   await feed.start();
-  return { store, stop: () => feed.stop() };
+  const waiters = committer.waiters;
+  const position: FeedPosition = { revision: () => waiters.appliedRevision, reach: (revision, timeoutMs) => waiters.revision(revision, timeoutMs) };
+  return { store, position, stop: () => feed.stop() };
 }

@@ -51,6 +51,7 @@ export class StoreFeed {
     this.feed = this.opts.backend.watch(spacePrefix(this.opts.space), afterRevision, {
       changes: (changes) => this.apply(changes),
       compacted: () => void this.relist().catch((err: unknown) => this.opts.onError?.(err)),
+      progress: (revision) => this.progress(revision),
     });
   }
 
@@ -68,6 +69,12 @@ export class StoreFeed {
       cache.advanceTo(last);
       committer.waiters.appliedThrough(last);
     }
+  }
+
+  // Nothing of the space changed up to revision: the store is as current as that revision.
+  private progress(revision: number): void {
+    this.opts.cache.advanceTo(revision);
+    this.opts.committer.waiters.appliedThrough(revision);
   }
 
   /** relist brings the store to the backend's state after a feed that could not resume. */

@@ -13,7 +13,8 @@ import { survivesDelete } from '../overlay/delete-outcome.js';
 import type { KeyedMutex } from '../overlay/key-lock.js';
 import { overlayKeyString } from '../overlay/overlay-key.js';
 import type { OverlayKey } from '../overlay/overlay-key.js';
-import type { ObservedCopy, Overlay } from '../overlay/overlay.js';
+import type { ObservedCopy } from '../overlay/overlay.js';
+import type { OverlayRecorder } from '../overlay/overlay-recorder.js';
 import type {
   DeleteOptions, NamedTarget, PatchType, WriteOptions, WriteResult, WriteService, WriteTarget,
 } from './write-service.js';
@@ -48,7 +49,7 @@ export interface WriteServiceDeps {
   /** sources are the running sources by name (= shard); empty until the app has started them. */
   readonly sources: () => ReadonlyMap<string, WriteSource>;
   /** overlay is undefined when `cache.enabled` is false: nothing is recorded, at no cost. */
-  readonly overlay: Overlay | undefined;
+  readonly overlay: OverlayRecorder | undefined;
   /** isOverlaid tells whether a kind is listed in `cache.gvks` (group '' or `core` for the core group). */
   readonly isOverlaid: (group: string, version: string, kind: string) => boolean;
   /** resolveKind maps a resource to its kind in one logical cluster of a source (undefined: not served). */
@@ -155,7 +156,7 @@ class SourceWriteService implements WriteService {
       // match too: hide them as well, so the whole selection disappears for readers at once.
       const scope = { shard, cluster: target.cluster, group: gvr.group, resource: gvr.resource, ...(target.namespace ? { namespace: target.namespace } : {}) };
       const cacheObjects = await this.#deps.cacheObjectsIn(shard, target.cluster, gvr, target.namespace);
-      overlay.recordDeleteAllOf(scope, (object) => selector.matches(object.metadata.labels), cacheObjects);
+      await overlay.recordDeleteAllOf(scope, (object) => selector.matches(object.metadata.labels), cacheObjects);
       this.#deps.scopes?.add(scope);
     }
     deleted.sort((a, b) => `${a.metadata.namespace ?? ''}/${a.metadata.name ?? ''}`.localeCompare(`${b.metadata.namespace ?? ''}/${b.metadata.name ?? ''}`));
@@ -177,19 +178,19 @@ class SourceWriteService implements WriteService {
     return this.#deps.locks.run(lockKey(shard, target, namespace, name), run);
   }
 
-  async #recordUpsert(overlay: Overlay, shard: string, cluster: string, gvr: GroupVersionResource, object: KubeObject): Promise<void> {
+  async #recordUpsert(overlay: OverlayRecorder, shard: string, cluster: string, gvr: GroupVersionResource, object: KubeObject): Promise<void> {
     if (!(await this.#overlaid(shard, cluster, gvr, object))) return;
     const key = keyOf(shard, cluster, gvr, object.metadata.namespace ?? '', object.metadata.name ?? '');
     const copy = await this.#deps.cacheCopy(key, gvr.version);
     // A write that removed the last finalizer of an object being deleted completed its deletion:
     // the answer (deletionTimestamp set, nothing left to hold it) is the object as removed.
     const completedDeletion = typeof object.metadata.deletionTimestamp === 'string' && object.metadata.deletionTimestamp !== '' && !(survivesDelete(object) as boolean);
-    if (completedDeletion) overlay.recordDelete(key, object, copy);
-    else overlay.recordUpsert(key, object, copy);
+    if (completedDeletion) await overlay.recordDelete(key, object, copy);
+    else await overlay.recordUpsert(key, object, copy);
     this.#deps.scopes?.add(key);
   }
 
-  async #recordDelete(overlay: Overlay, shard: string, target: NamedTarget, gvr: GroupVersionResource, response: KubeObject, opts: DeleteOptions): Promise<void> {
+  async #recordDelete(overlay: OverlayRecorder, shard: string, target: NamedTarget, gvr: GroupVersionResource, response: KubeObject, opts: DeleteOptions): Promise<void> {
     // Finalizers pending (or a graceful deletion): the object is still there, marked.
     const survives: boolean = survivesDelete(response);
     if (survives) return this.#recordUpsert(overlay, shard, target.cluster, gvr, response);
@@ -197,7 +198,7 @@ class SourceWriteService implements WriteService {
     if (!(await this.#overlaid(shard, target.cluster, gvr, object))) return;
     const key = keyOf(shard, target.cluster, gvr, object?.metadata.namespace ?? target.namespace ?? '', target.name);
     const copy = await this.#deps.cacheCopy(key, gvr.version);
-    overlay.recordDelete(key, object ?? opts.preconditions ?? {}, copy);
+    await overlay.recordDelete(key, object ?? opts.preconditions ?? {}, copy);
     this.#deps.scopes?.add(key);
     if (copy === undefined) {
       const removal = this.#deps.recentDeletion?.(key);

@@ -3,10 +3,10 @@
 
 import { MAX_PAGE_LIMIT } from '../../read/read-model.js';
 import type { CachedObjectFilter, PageRequest } from '../../read/read-model.js';
-import type { MinResourceVersionQuery } from './min-resource-version.js';
+import type { ReadWaitQuery } from './read-wait.js';
 
 /** ListQuery is the validated querystring of a list route: the read model's filter and page, plus watch. */
-export interface ListQuery extends MinResourceVersionQuery, CachedObjectFilter, PageRequest {
+export interface ListQuery extends ReadWaitQuery, CachedObjectFilter, PageRequest {
   readonly watch?: string;
   readonly resourceVersion?: string;
 }

@@ -10,7 +10,7 @@ import type { Page } from '../../read/read-model.js';
 import type { FacadeContext } from './facade-context.js';
 import { parseListQuery } from './list-query.js';
 import type { ListQuery } from './list-query.js';
-import { minResourceVersions } from './min-resource-version.js';
+import { readWaitOf } from './read-wait.js';
 import { documentedRoute } from './route-schemas.js';
 import { serveSse } from './serve-sse.js';
 
@@ -29,14 +29,15 @@ export function listRoutes(api: FastifyInstance, ctx: FacadeContext, prefix: str
       if (isTrue(req.query.watch)) {
         // HEAD (fastify answers it with this handler) gets the stream's head, never a stream.
         if (req.method === 'HEAD') return reply.type('text/event-stream; charset=utf-8').send();
-        await ctx.readOf(req).waitForReplication(minResourceVersions(req.query));
+        // A stream follows the cache from where this replica is; only the tokens are waited for.
+        await ctx.readOf(req).waitForRead({ ...readWaitOf(req.query), consistent: false });
         const resourceVersion = resumeFrom(req.headers['last-event-id'], req.query.resourceVersion);
         return serveSse(req, reply, {
           read: ctx.readOf(req), filter, ...(resourceVersion === undefined ? {} : { resourceVersion }),
           limits: ctx.sseLimits, streams: ctx.streams, json: ctx.json,
         });
       }
-      await ctx.readOf(req).waitForReplication(minResourceVersions(req.query));
+      await ctx.readOf(req).waitForRead(readWaitOf(req.query));
       const result = await ctx.readOf(req).listCachedObjects(filter, page);
       return sendPage(reply, ctx, { kind: 'CachedObjectList', apiVersion: CACHE_API_VERSION }, result);
     },
@@ -49,7 +50,7 @@ export function listRoutes(api: FastifyInstance, ctx: FacadeContext, prefix: str
     schema: schemaObjects.schema,
     handler: async (req, reply) => {
       const { filter, page } = parseListQuery(req.query);
-      await ctx.readOf(req).waitForReplication(minResourceVersions(req.query));
+      await ctx.readOf(req).waitForRead(readWaitOf(req.query));
       const result = await ctx.readOf(req).listObjects({ ...filter, schema: req.params.schema }, page);
       return sendPage(reply, ctx, { kind: 'ObjectList' }, result);
     },

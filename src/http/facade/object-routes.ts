@@ -6,8 +6,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { FoundObject, ObjectRef } from '../../read/read-model.js';
 import type { JsonText } from './json-text.js';
 import type { FacadeContext } from './facade-context.js';
-import { minResourceVersions } from './min-resource-version.js';
-import type { MinResourceVersionQuery } from './min-resource-version.js';
+import { readWaitOf } from './read-wait.js';
+import type { ReadWaitQuery } from './read-wait.js';
 import { documentedRoute } from './route-schemas.js';
 import { sendObject, sendObjectNow } from './send-object.js';
 
@@ -18,7 +18,7 @@ interface ObjectParams {
   readonly name: string;
 }
 
-interface WhereQuery extends MinResourceVersionQuery {
+interface WhereQuery extends ReadWaitQuery {
   readonly cluster?: string;
   readonly shard?: string;
   readonly namespace?: string;
@@ -31,12 +31,13 @@ export function objectRoutes(api: FastifyInstance, ctx: FacadeContext, prefix: s
     method: getObject.method,
     url: getObject.url,
     schema: getObject.schema,
-    // Synchronous unless the client waits on minResourceVersion: the point read is the hottest
-    // route, and a handler that sends before returning skips a promise and a microtask hop per request.
+    // Synchronous unless the read waits (minResourceVersion, or a consistent read on replicas): the
+    // point read is the hottest route, and a handler that sends before returning skips a promise
+    // and a microtask hop per request.
     handler: (req, reply) => {
-      const waitFor = minResourceVersions(req.query);
-      if (waitFor.length === 0) return sendFound(req, reply, ctx.readOf(req).findObject(objectRef(req.params, req.query)), ctx.json);
-      return ctx.readOf(req).waitForReplication(waitFor).then(() => {
+      const waiting = ctx.readOf(req).waitForRead(readWaitOf(req.query));
+      if (waiting === undefined) return sendFound(req, reply, ctx.readOf(req).findObject(objectRef(req.params, req.query)), ctx.json);
+      return waiting.then(() => {
         sendFound(req, reply, ctx.readOf(req).findObject(objectRef(req.params, req.query)), ctx.json);
         return reply;
       });
@@ -49,7 +50,7 @@ export function objectRoutes(api: FastifyInstance, ctx: FacadeContext, prefix: s
     url: getCachedObject.url,
     schema: getCachedObject.schema,
     handler: async (req, reply) => {
-      await ctx.readOf(req).waitForReplication(minResourceVersions(req.query));
+      await ctx.readOf(req).waitForRead(readWaitOf(req.query));
       const cachedObject = await ctx.readOf(req).getCachedObject(req.params.name, where(req.query));
       return sendObject(req, reply, cachedObject, ctx.json);
     },

@@ -20,7 +20,7 @@ import type { EtcdFence, EtcdFencing } from './etcd-fence.js';
 import { DEFAULT_ETCD_PREFIX, EtcdKeyspace } from './etcd-keyspace.js';
 import { listPrefix } from './etcd-list.js';
 import { Reachability } from './etcd-reachability.js';
-import { groupTransaction, singleTransaction } from './etcd-transaction.js';
+import { barrierTransaction, groupTransaction, singleTransaction } from './etcd-transaction.js';
 
 /** EtcdBackendOptions configures the etcd backend. */
 export interface EtcdBackendOptions {
@@ -141,6 +141,26 @@ export class EtcdBackend implements Backend {
 
   currentRevision(): Promise<number> {
     return this.track(() => this.readRevision());
+  }
+
+  /**
+   * barrier puts the progress key of every feed that hears progress, in one transaction, and
+   * resolves with its revision. A watch delivers in revision order, so each such feed reports that
+   * revision only after every earlier change of its prefix. etcd's own progress notifications would
+   * do this without a write, but before 3.4.25 and 3.5.8 one can overtake the events it covers
+   * (a known etcd bug, fixed in those releases), and Debian ships 3.4.23: a write is right on every version.
+   */
+  barrier(): Promise<number> {
+    return this.track(async () => {
+      const keys = new Set<string>();
+      for (const feed of this.feeds) {
+        const key = feed.progressKey();
+        if (key !== undefined) keys.add(key);
+      }
+      if (keys.size === 0) return this.readRevision();
+      const response = await this.caller.write('progress barrier', (options) => this.client.kv.txn(barrierTransaction(this.keyspace, keys), options));
+      return Number(response.header.revision);
+    });
   }
 
   health(): BackendHealth {

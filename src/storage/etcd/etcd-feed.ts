@@ -44,6 +44,11 @@ export class EtcdFeed implements Feed {
     void this.connect();
   }
 
+  /** progressKey is the key a barrier writes for this feed: only a feed that hears progress has one. */
+  progressKey(): string | undefined {
+    return this.handlers.progress === undefined ? undefined : this.source.keyspace.progressKey(this.prefix);
+  }
+
   /** stop ends the feed: its stream is cancelled and no handler is called any more. */
   async stop(): Promise<void> {
     this.end();
@@ -99,10 +104,12 @@ export class EtcdFeed implements Feed {
       changes.push(this.changeOf(event, revision));
     }
     const last = events.at(-1);
-    if (last !== undefined) this.lastDelivered = Math.max(this.lastDelivered, Number(last.kv.mod_revision));
-    if (changes.length === 0) return;
+    if (last === undefined || Number(last.kv.mod_revision) <= this.lastDelivered) return;
+    this.lastDelivered = Number(last.kv.mod_revision);
+    const progressed = (changes.at(-1)?.revision ?? 0) < this.lastDelivered ? this.handlers.progress : undefined;
     try {
-      this.handlers.changes(changes);
+      if (changes.length > 0) this.handlers.changes(changes);
+      progressed?.(this.lastDelivered);
     } catch (err) {
       // A handler's bug must surface, not be taken for a broken stream and retried.
       queueMicrotask(() => {

@@ -12,6 +12,13 @@ export const DEFAULT_ETCD_PREFIX = '/cachegate';
  */
 export const COMPACT_REV_KEY = '/compact_rev_key';
 
+/**
+ * PROGRESS_KEY is the key, under a store's space (`/<space>/~progress`), that a progress barrier
+ * writes so that the space's feed sees a revision at least as new as the barrier's (see
+ * EtcdBackend.barrier). It is reserved like COMPACT_REV_KEY. No object key has two segments only.
+ */
+const PROGRESS_KEY = /^\/[^/]+\/~progress$/;
+
 /** EtcdRange is a key range as etcd's range and watch requests take it: [key, range_end). */
 export interface EtcdRange {
   readonly key: Buffer;
@@ -51,9 +58,15 @@ export class EtcdKeyspace {
     return this.etcdKey(COMPACT_REV_KEY);
   }
 
+  /** progressKey is the barrier key of a space prefix ('/<space>/'), or undefined for a prefix that is not one. */
+  progressKey(spacePrefix: string): string | undefined {
+    const key = `${spacePrefix}~progress`;
+    return PROGRESS_KEY.test(key) ? key : undefined;
+  }
+
   /** isReserved tells whether a backend key is one the backend keeps for itself. */
   isReserved(key: string): boolean {
-    return key === COMPACT_REV_KEY;
+    return key === COMPACT_REV_KEY || PROGRESS_KEY.test(key);
   }
 
   /** isReservedEtcdKey is isReserved for a key as etcd returned it. */

@@ -61,3 +61,10 @@ export function groupTransaction(keyspace: EtcdKeyspace, ops: readonly BackendOp
   }
   return { compare, success, failure: [] };
 }
+
+/** barrierTransaction puts an empty value at each key, unconditionally, in one revision. */
+export function barrierTransaction(keyspace: EtcdKeyspace, keys: Iterable<string>): ITxnRequest {
+  const success: TxnOp[] = [];
+  for (const key of keys) success.push({ request_put: { key: keyspace.etcdKey(key), value: Buffer.alloc(0) } });
+  return { compare: [], success, failure: [] };
+}

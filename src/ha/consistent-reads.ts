@@ -1,0 +1,83 @@
+// Consistent reads from a watch cache, the way Kubernetes serves them (KEP-2340): take the
+// backend's current revision, wait until every feed the read depends on has applied it, then
+// answer from memory. Reads that arrive together share one revision request: a read joins the
+// next request to start, never one already on its way, whose revision could predate the read.
+// A feed whose prefix had no change since the revision (another prefix moved it) would wait
+// forever; after a short grace a barrier write moves every such feed (EtcdBackend.barrier), and
+// barriers are shared the same way. Past the bound the read fails with Timeout (504, Retry-After).
+
+import { AppError } from '../errors.js';
+import { NextCall } from './next-call.js';
+
+/** FeedProgress is how far one feed has applied the backend's revisions. */
+export interface FeedProgress {
+  revision(): number;
+  /** reach resolves once revision is applied, or after timeoutMs. */
+  reach(revision: number, timeoutMs: number): Promise<void>;
+}
+
+/** ConsistentReadsOptions are the backend calls and feeds a consistent read waits on. */
+export interface ConsistentReadsOptions {
+  /** currentRevision reads the backend's revision (a linearizable read). */
+  readonly currentRevision: () => Promise<number>;
+  /** barrier commits a write every feed will deliver, and resolves with its revision. */
+  readonly barrier: () => Promise<number>;
+  readonly feeds: readonly FeedProgress[];
+  /** timeoutMs bounds a read's wait, revision request included. */
+  readonly timeoutMs: number;
+  /** barrierAfterMs is how long feeds may catch up on their own before a barrier is sent. */
+  readonly barrierAfterMs?: number;
+  readonly now?: () => number;
+}
+
+/** BARRIER_AFTER_MS: changes already committed usually arrive within a few ms under load. */
+const BARRIER_AFTER_MS = 10;
+
+/** ConsistentReads makes a read wait until the feeds hold everything committed before it began. */
+export class ConsistentReads {
+  readonly #opts: ConsistentReadsOptions;
+  readonly #revisions: NextCall<number>;
+  readonly #barriers: NextCall<number>;
+  readonly #now: () => number;
+
+  constructor(opts: ConsistentReadsOptions) {
+    this.#opts = opts;
+    this.#revisions = new NextCall(opts.currentRevision);
+    this.#barriers = new NextCall(opts.barrier);
+    this.#now = opts.now ?? (() => performance.now());
+  }
+
+  /** wait resolves once the feeds have applied the backend's revision as of the call; Timeout past the bound. */
+  async wait(): Promise<void> {
+    const deadline = this.#now() + this.#opts.timeoutMs;
+    const target = await this.#revisions.next();
+    if (this.#reached(target)) return;
+    await this.#reach(target, Math.min(this.#opts.barrierAfterMs ?? BARRIER_AFTER_MS, this.#left(deadline)));
+    while (!this.#reached(target)) {
+      if (this.#left(deadline) === 0) throw this.#timeout(target);
+      await this.#barriers.next();
+      await this.#reach(target, this.#left(deadline));
+    }
+  }
+
+  #reached(target: number): boolean {
+    return this.#opts.feeds.every((feed) => feed.revision() >= target);
+  }
+
+  async #reach(target: number, timeoutMs: number): Promise<void> {
+    await Promise.all(this.#opts.feeds.map((feed) => (feed.revision() >= target ? undefined : feed.reach(target, timeoutMs))));
+  }
+
+  #left(deadline: number): number {
+    return Math.max(0, deadline - this.#now());
+  }
+
+  #timeout(target: number): AppError {
+    const behind = Math.min(...this.#opts.feeds.map((feed) => feed.revision()));
+    return new AppError(
+      'Timeout',
+      `this replica's cache has not reached the backend's revision ${target} (it is at ${behind}) within ${this.#opts.timeoutMs} ms; retry later, or read with consistent=false`,
+      { retryAfterSeconds: 1 },
+    );
+  }
+}
