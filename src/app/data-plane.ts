@@ -18,7 +18,6 @@ import type { IndexReader, ResourceStore } from '../store/store.js';
 import { createWriteService } from '../write/source-write-service.js';
 import type { WriteSource } from '../write/source-write-service.js';
 import type { WriteService } from '../write/write-service.js';
-import { WrittenScopes } from '../write/written-scopes.js';
 import { OverlayRuntime } from './overlay-runtime.js';
 import type { Sources } from './sources.js';
 
@@ -45,11 +44,10 @@ export interface ReplicaPlane {
 export function createDataPlane(
   config: Pick<Config, 'cache' | 'limits'>, cache: ResourceStore & IndexReader, sources: Sources, overlay: OverlayRuntime | undefined, replicas?: ReplicaPlane,
 ): DataPlane {
-  const scopes = new WrittenScopes();
   const read = createReadModel({
     cache,
     clusterCachedResources: () => sources.clusterCachedResources(),
-    ...(overlay ? { overlay: { overlay: overlay.overlay, scopes: () => scopes.all() } } : {}),
+    ...(overlay ? { overlay: { overlay: overlay.overlay, scopes: () => overlay.scopes.all() } } : {}),
     waiter: new ReadWaiter({
       timeoutMs: config.limits.minResourceVersionWaitMs,
       progress: { hasReplicated: (wanted) => sources.hasReplicated(wanted) },
@@ -69,7 +67,7 @@ export function createDataPlane(
     },
     cacheObjectsIn: async (shard, cluster, gvr, namespace) => (await copies.copiesIn(shard, cluster, gvr, namespace)).map(unwrapCachedObject),
     ...(overlay ? { recentDeletion: (key) => overlay.recentDeletion(key) } : {}),
-    scopes,
+    ...(overlay ? { scopes: overlay.scopes } : {}),
     locks: new KeyedMutex(),
   });
   return { read, write };

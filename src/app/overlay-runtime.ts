@@ -12,6 +12,7 @@ import type { EvictionCause, ObservedCopy } from '../overlay/overlay.js';
 import { overlayKeyString } from '../overlay/overlay-key.js';
 import type { OverlayKey } from '../overlay/overlay-key.js';
 import type { ResourceStore, Watch } from '../store/store.js';
+import { WrittenScopes } from '../write/written-scopes.js';
 
 /** RECENT_DELETION_MS is how long a removed copy is remembered for a delete recorded after its own event. */
 const RECENT_DELETION_MS = 30_000;
@@ -28,6 +29,8 @@ export interface OverlayRuntimeOptions {
 /** OverlayRuntime is the overlay of one app with its feed from the cache. */
 export class OverlayRuntime {
   readonly overlay: Overlay;
+  /** scopes are where writes were recorded (this process's, and other replicas' through the shared overlay). */
+  readonly scopes = new WrittenScopes();
   readonly #cache: ResourceStore;
   readonly #ttlMs: number;
   readonly #now: () => number;

@@ -46,7 +46,7 @@ export function replicaReads(opts: ReplicaReadsOptions): ReplicaReads {
     onRecord: (_key, value) => recorder?.apply(value),
     onError: (err) => log.error({ err }, 'a shared overlay record could not be applied'),
   });
-  if (overlay !== undefined && records !== undefined) recorder = new SharedOverlay(overlay.overlay, () => records, opts.leading);
+  if (overlay !== undefined && records !== undefined) recorder = new SharedOverlay(overlay, () => records, opts.leading);
   const consistency = new ConsistentReads({
     currentRevision: () => backend.currentRevision(),
     barrier: () => backend.barrier(),

@@ -7,6 +7,8 @@
 import type { KubeObject } from '../apimachinery/object-meta.js';
 import type { SharedRecords } from '../ha/shared-records.js';
 import type { Overlay } from '../overlay/overlay.js';
+import type { WrittenScopes } from '../write/written-scopes.js';
+import type { OverlayRuntime } from './overlay-runtime.js';
 import type { EvictionCause, LastKnown, ObservedCopy } from '../overlay/overlay.js';
 import { overlayKeyString } from '../overlay/overlay-key.js';
 import type { OverlayKey, OverlayScope } from '../overlay/overlay-key.js';
@@ -20,11 +22,13 @@ type OverlayRecord =
 /** SharedOverlay records into the local overlay and the shared records, and applies everyone's records. */
 export class SharedOverlay implements OverlayRecorder {
   readonly #overlay: Overlay;
+  readonly #scopes: WrittenScopes;
   readonly #records: () => SharedRecords;
   readonly #leading: () => boolean;
 
-  constructor(overlay: Overlay, records: () => SharedRecords, leading: () => boolean) {
-    this.#overlay = overlay;
+  constructor(overlay: OverlayRuntime, records: () => SharedRecords, leading: () => boolean) {
+    this.#overlay = overlay.overlay;
+    this.#scopes = overlay.scopes;
     this.#records = records;
     this.#leading = leading;
   }
@@ -53,6 +57,8 @@ export class SharedOverlay implements OverlayRecorder {
   /** apply records another replica's write (or this one's, coming back) in the local overlay. */
   apply(value: string): void {
     const record = JSON.parse(value) as OverlayRecord;
+    // Reads look for objects only the overlay holds in the scopes written to, wherever from.
+    this.#scopes.add(record.key);
     if (record.op === 'upsert') this.#overlay.recordUpsert(record.key, record.object);
     else this.#overlay.recordDelete(record.key, record.lastKnown);
   }

@@ -1,0 +1,141 @@
+// Read-your-writes on any replica, with no token: three cachegate apps on one etcd, each write
+// through one of them (chosen at random) followed at once by a plain read, with no parameter,
+// through another. Reads are consistent by default on etcd, and the overlay lives in etcd, so
+// the reader holds every write any replica answered before the read began.
+//   case 1: 201 mixed writes (create, patch, delete) with ConfigMaps replicated: 0 misses, 0 stale
+//   case 2: the same writes with the overlay off and nothing replicating ConfigMaps yet: every read
+//           misses (what the overlay is for), then with the overlay on: none does. (With
+//           replication live, a consistent read alone often finds the copy: its wait ends at the
+//           cache's next change, the copy itself when replication is quick. The overlay makes it
+//           hold whatever the lag; here replication is held back entirely.)
+//           (every read there waits on a cache whose watch is idle while other keys move etcd's
+//           revision: a barrier write moves it, so none times out)
+//   case 3: GraphQL reads consistently too: a ConfigMap created through one replica is the answer
+//           of an `object` query on another at once; and a CachedObject the leader's cache API
+//           shows is in a follower's kube list asked with no resourceVersion
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEtcd } from '../../helpers/etcd-cluster.js';
+import type { EtcdCluster } from '../../helpers/etcd-cluster.js';
+import { DEADLINE_MS, eventually, request } from '../../helpers/kube-http.js';
+import { CCRS, cachedObjects, ccr } from '../../helpers/replication.js';
+import { startTestApp } from '../../helpers/test-app.js';
+import type { TestApp } from '../../helpers/test-app.js';
+import { gql } from '../graphql/graphql-http.js';
+
+const OBJECTS = '/v1/objects/core/v1/configmaps';
+const OVERLAY = (enabled: boolean) => ({ cache: { enabled, gvks: ['v1/ConfigMap'], ttl: '2m' } });
+
+/** Outcome counts what the readers saw against what was written. */
+interface Outcome {
+  readonly misses: string[];
+  readonly stale: string[];
+}
+
+async function startReplicas(etcd: EtcdCluster, prefix: string, overlay: boolean): Promise<TestApp[]> {
+  const fields = { store: { backend: 'etcd', etcd: { endpoints: etcd.endpoints, prefix, compactIntervalMinutes: 0 } }, ha: { leaseSeconds: 2 }, ...OVERLAY(overlay) };
+  const apps: TestApp[] = [];
+  for (let i = 0; i < 3; i++) apps.push(await startTestApp(fields));
+  return apps;
+}
+
+/** pick is a writer and a different reader, at random. */
+function pick(apps: readonly TestApp[]): { writer: TestApp; reader: TestApp } {
+  const w = Math.floor(Math.random() * apps.length);
+  const r = (w + 1 + Math.floor(Math.random() * (apps.length - 1))) % apps.length;
+  return { writer: apps[w] as TestApp, reader: apps[r] as TestApp };
+}
+
+/**
+ * writeThenRead runs rounds of create → patch → delete of one ConfigMap after another, each write
+ * through a random replica and read at once through another (the default read: consistent).
+ */
+async function writeThenRead(apps: readonly TestApp[], prefix: string, rounds: number): Promise<Outcome> {
+  const outcome: Outcome = { misses: [], stale: [] };
+  for (let i = 0; i < rounds; i++) {
+    const name = `${prefix}-${Math.floor(i / 3)}`;
+    const { writer, reader } = pick(apps);
+    const step = i % 3;
+    const written = step === 0
+      ? await request('POST', `${writer.url}${OBJECTS}?cluster=root&namespace=default`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'default' }, data: { round: String(i) } })
+      : step === 1
+        ? await request('PATCH', `${writer.url}${OBJECTS}/${name}?cluster=root&namespace=default`, { data: { round: String(i) } }, 'application/merge-patch+json')
+        : await request('DELETE', `${writer.url}${OBJECTS}/${name}?cluster=root&namespace=default`);
+    expect(written.status, JSON.stringify(written.body)).toBe(step === 0 ? 201 : 200);
+    const read = await request('GET', `${reader.url}${OBJECTS}/${name}?cluster=root&namespace=default`);
+    if (step === 2) {
+      if (read.status !== 404) outcome.stale.push(`round ${i}: ${name} deleted, read ${read.status}`);
+      continue;
+    }
+    if (read.status === 404) {
+      outcome.misses.push(`round ${i}: ${name} not found`);
+      continue;
+    }
+    expect(read.status, JSON.stringify(read.body)).toBe(200);
+    const wrote = BigInt(written.body.metadata.resourceVersion as string);
+    if (BigInt(read.body.metadata.resourceVersion as string) < wrote || read.body.data?.round !== String(i)) {
+      outcome.stale.push(`round ${i}: ${name} read rv ${read.body.metadata.resourceVersion} round ${read.body.data?.round}, wrote rv ${wrote}`);
+    }
+  }
+  return outcome;
+}
+
+describe('read-your-writes on any replica', () => {
+  let etcd: EtcdCluster;
+  const started: TestApp[] = [];
+
+  beforeAll(async () => {
+    etcd = await startEtcd({ members: 1 });
+  }, DEADLINE_MS);
+
+  afterAll(async () => {
+    await Promise.all(started.map((app) => app.stop()));
+    await etcd?.stop();
+  });
+
+  it('case 1: 201 mixed writes through random replicas, each read at once through another: 0 misses, 0 stale', async () => {
+    const apps = await startReplicas(etcd, '/ryw-live', true);
+    started.push(...apps);
+    const [first] = apps as [TestApp];
+    expect((await request('POST', `${first.url}/clusters/root${CCRS}`, ccr('configmaps', { group: '', version: 'v1', resource: 'configmaps' }))).status).toBe(201);
+    await request('POST', `${first.url}/clusters/root/api/v1/namespaces/default/configmaps`, { metadata: { name: 'seed' } });
+    for (const app of apps) {
+      await eventually(async () => expect((await request('GET', `${app.url}${OBJECTS}/seed?cluster=root&namespace=default`)).headers.get('x-cachegate-source')).toBe('cache'), DEADLINE_MS);
+    }
+    expect(await writeThenRead(apps, 'live', 201)).toEqual({ misses: [], stale: [] });
+  }, 4 * DEADLINE_MS);
+
+  it('case 2: with nothing replicated yet, the overlay off misses every write and the overlay on none', async () => {
+    const off = await startReplicas(etcd, '/ryw-off', false);
+    started.push(...off);
+    const missed = await writeThenRead(off, 'off', 30);
+    expect(missed.misses).toHaveLength(20);
+    const on = await startReplicas(etcd, '/ryw-on', true);
+    started.push(...on);
+    expect(await writeThenRead(on, 'on', 30)).toEqual({ misses: [], stale: [] });
+  }, 4 * DEADLINE_MS);
+
+  it('case 3: GraphQL and the kube-compatible cache API read consistently too', async () => {
+    const apps = started.slice(0, 3);
+    const query = 'query($name: String!) { object(group: "core", version: "v1", resource: "configmaps", name: $name, namespace: "default", cluster: "root") }';
+    for (let i = 0; i < 10; i++) {
+      const { writer, reader } = pick(apps);
+      const name = `graphql-${i}`;
+      const created = await request('POST', `${writer.url}${OBJECTS}?cluster=root&namespace=default`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'default' } });
+      expect(created.status).toBe(201);
+      const read = await gql(reader.url, query, { name });
+      expect(read.body.errors).toBeUndefined();
+      expect(read.body.data.object?.metadata.uid).toBe(created.body.metadata.uid);
+    }
+    const leader = await eventually(async () => {
+      const leaders = [];
+      for (const app of apps) if ((await (await fetch(`${app.url}/metrics`)).text()).includes('\ncachegate_leader 1')) leaders.push(app);
+      expect(leaders).toHaveLength(1);
+      return leaders[0] as TestApp;
+    }, DEADLINE_MS);
+    const follower = apps.find((app) => app !== leader) as TestApp;
+    await request('POST', `${leader.url}/clusters/root/api/v1/namespaces/default/configmaps`, { metadata: { name: 'kube-list' } });
+    await eventually(async () => expect((await cachedObjects(leader.url)).map((copy) => copy.spec.raw.metadata.name)).toContain('kube-list'), DEADLINE_MS);
+    expect((await cachedObjects(follower.url)).map((copy) => copy.spec.raw.metadata.name)).toContain('kube-list');
+  }, 4 * DEADLINE_MS);
+});
