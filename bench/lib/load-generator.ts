@@ -2,7 +2,7 @@
 // server's), else autocannon (a JavaScript client that competes with the server for the CPU).
 // Each target gets a 1 s warm-up first, so every route is measured with the JIT done.
 
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -62,14 +62,33 @@ export async function measure(req: LoadRequest, connections: number, seconds: nu
   return serverPid === undefined ? measured : { ...measured, serverCpuUs: perRequestUs(cpuTicks(serverPid) - before, measured.requests) };
 }
 
+/**
+ * measureTogether loads several targets at once, one wrk each (wrk only: autocannon would share
+ * this process's CPU between them), after a warm-up of each; it returns each target's result.
+ */
+export async function measureTogether(reqs: readonly LoadRequest[], connections: number, seconds: number): Promise<LoadResult[]> {
+  if (!hasWrk()) throw new Error('measureTogether needs wrk (scripts/ensure-bench-tools.sh installs it)');
+  for (const req of reqs) runWrk(req, connections, 1);
+  return Promise.all(reqs.map((req) => new Promise<LoadResult>((resolve, reject) => {
+    execFile('wrk', wrkArgs(req, connections, seconds), { encoding: 'utf8' }, (err, out) => (err ? reject(err) : resolve(parseWrk(out))));
+  })));
+}
+
 function hasWrk(): boolean {
   return spawnSync('wrk', ['--version']).error === undefined;
 }
 
 function runWrk(req: LoadRequest, connections: number, seconds: number): LoadResult {
+  return parseWrk(execFileSync('wrk', wrkArgs(req, connections, seconds), { encoding: 'utf8' }));
+}
+
+function wrkArgs(req: LoadRequest, connections: number, seconds: number): string[] {
   const args = ['-t1', `-c${connections}`, `-d${seconds}s`, '--latency'];
   if (req.method === 'POST' || req.spread) args.push('-s', luaScript(req));
-  const out = execFileSync('wrk', [...args, req.url], { encoding: 'utf8' });
+  return [...args, req.url];
+}
+
+function parseWrk(out: string): LoadResult {
   const number = (pattern: RegExp): number => Number(pattern.exec(out)?.[1] ?? NaN);
   return {
     rps: number(/Requests\/sec:\s+([\d.]+)/),

@@ -10,6 +10,9 @@
 //   case 4: the leader paused past its lease (SIGSTOP): the other replica leads and replicates
 //           what is written meanwhile; resumed (SIGCONT), the old leader steps down, one leader
 //           remains, and both caches hold exactly the source's ConfigMaps
+//   case 5: a third replica joins; kill -9 of the leader during 600 mixed writes (create, patch,
+//           delete): another leads, and once the writes stop every surviving replica's cache
+//           equals the source exactly (name, resourceVersion and data of every ConfigMap)
 
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -148,4 +151,41 @@ describe('three replicas on one etcd', () => {
       }, DEADLINE_MS);
     }
   }, 3 * DEADLINE_MS);
+
+  it('case 5: kill -9 of the leader during 600 mixed writes: every surviving cache equals the source exactly', async () => {
+    const port = await freePort();
+    const joined: Replica = { url: `http://127.0.0.1:${port}`, process: startProcess(['--port', String(port), '--config', join(dir, 'cachegate.json')], { LOG_LEVEL: 'info' }) };
+    replicas.push(joined);
+    await waitReady(joined.url, DEADLINE_MS);
+    const alive = replicas.filter((replica) => replica.process.child.exitCode === null && replica.process.child.signalCode === null);
+    expect(alive).toHaveLength(3);
+    const leader = await theLeader(alive);
+    const survivors = alive.filter((replica) => replica !== leader);
+    const writer = survivors[0] as Replica;
+    for (let i = 0; i < 600; i++) {
+      if (i === 200) leader.process.killAll();
+      const name = `mixed-${Math.floor(i / 3)}`;
+      const step = i % 3;
+      // Every third ConfigMap is deleted; the others keep their last patch.
+      const res = step === 0
+        ? await request('POST', `${writer.url}/clusters/root${CONFIGMAPS}`, { metadata: { name, labels: { replicated: 'yes' } }, data: { round: String(i) } })
+        : step === 1 || Math.floor(i / 3) % 3 !== 0
+          ? await request('PATCH', `${writer.url}/clusters/root${CONFIGMAPS}/${name}`, { data: { round: String(i) } }, 'application/merge-patch+json')
+          : await request('DELETE', `${writer.url}/clusters/root${CONFIGMAPS}/${name}`);
+      expect(res.status, `write ${i}: ${JSON.stringify(res.body)}`).toBe(step === 0 ? 201 : 200);
+    }
+    await leader.process.exited;
+    await theLeader(survivors);
+    type Shape = { name: string; resourceVersion: string; data: unknown };
+    const shape = (object: { metadata: { name: string; resourceVersion: string }; data?: unknown }): Shape => ({ name: object.metadata.name, resourceVersion: object.metadata.resourceVersion, data: object.data ?? {} });
+    const byName = (a: Shape, b: Shape): number => a.name.localeCompare(b.name);
+    const source = ((await request('GET', `${writer.url}/clusters/root${CONFIGMAPS}?labelSelector=replicated%3Dyes`)).body.items as Parameters<typeof shape>[0][]).map(shape).sort(byName);
+    expect(source.filter((item) => item.name.startsWith('mixed-'))).toHaveLength(200 - 67);
+    for (const replica of survivors) {
+      await eventually(async () => {
+        const copies = (await cachedObjects(replica.url, '?labelSelector=replicated%3Dyes')).map((copy) => shape(copy.spec.raw)).sort(byName);
+        expect(copies).toEqual(source);
+      }, DEADLINE_MS);
+    }
+  }, 4 * DEADLINE_MS);
 });
