@@ -50,13 +50,30 @@ export class ConsistentReads {
   /** wait resolves once the feeds have applied the backend's revision as of the call; Timeout past the bound. */
   async wait(): Promise<void> {
     const deadline = this.#now() + this.#opts.timeoutMs;
-    const target = await this.#revisions.next();
+    const target = await this.#within(this.#revisions.next(), this.#opts.timeoutMs);
     if (this.#reached(target)) return;
     await this.#reach(target, Math.min(this.#opts.barrierAfterMs ?? BARRIER_AFTER_MS, this.#left(deadline)));
     while (!this.#reached(target)) {
       if (this.#left(deadline) === 0) throw this.#timeout(target);
       await this.#barriers.next();
       await this.#reach(target, this.#left(deadline));
+    }
+  }
+
+  // A revision request etcd does not answer (no quorum) fails the read at its bound, not later.
+  async #within(revision: Promise<number>, timeoutMs: number): Promise<number> {
+    let timer: NodeJS.Timeout | undefined;
+    const bound = new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(() => reject(new AppError(
+        'Timeout',
+        `etcd did not give its current revision within ${timeoutMs} ms; retry later, or read with consistent=false`,
+        { retryAfterSeconds: 1 },
+      )), timeoutMs);
+    });
+    try {
+      return await Promise.race([revision, bound]);
+    } finally {
+      clearTimeout(timer);
     }
   }
 

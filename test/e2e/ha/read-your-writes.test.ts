@@ -13,6 +13,8 @@
 //   case 3: GraphQL reads consistently too: a ConfigMap created through one replica is the answer
 //           of an `object` query on another at once; and a CachedObject the leader's cache API
 //           shows is in a follower's kube list asked with no resourceVersion
+//   case 4: etcd stopped (SIGSTOP): a consistent read answers 504 with Retry-After once
+//           ha.consistentReadWaitMs has passed; consistent=false answers from the replica's cache
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEtcd } from '../../helpers/etcd-cluster.js';
@@ -24,6 +26,8 @@ import type { TestApp } from '../../helpers/test-app.js';
 import { gql } from '../graphql/graphql-http.js';
 
 const OBJECTS = '/v1/objects/core/v1/configmaps';
+/** WAIT_MS bounds a consistent read: far above a loaded machine's etcd round trip. */
+const WAIT_MS = 5000;
 const OVERLAY = (enabled: boolean) => ({ cache: { enabled, gvks: ['v1/ConfigMap'], ttl: '2m' } });
 
 /** Outcome counts what the readers saw against what was written. */
@@ -33,7 +37,7 @@ interface Outcome {
 }
 
 async function startReplicas(etcd: EtcdCluster, prefix: string, overlay: boolean): Promise<TestApp[]> {
-  const fields = { store: { backend: 'etcd', etcd: { endpoints: etcd.endpoints, prefix, compactIntervalMinutes: 0 } }, ha: { leaseSeconds: 2 }, ...OVERLAY(overlay) };
+  const fields = { store: { backend: 'etcd', etcd: { endpoints: etcd.endpoints, prefix, compactIntervalMinutes: 0 } }, ha: { leaseSeconds: 2, consistentReadWaitMs: WAIT_MS }, ...OVERLAY(overlay) };
   const apps: TestApp[] = [];
   for (let i = 0; i < 3; i++) apps.push(await startTestApp(fields));
   return apps;
@@ -138,4 +142,22 @@ describe('read-your-writes on any replica', () => {
     await eventually(async () => expect((await cachedObjects(leader.url)).map((copy) => copy.spec.raw.metadata.name)).toContain('kube-list'), DEADLINE_MS);
     expect((await cachedObjects(follower.url)).map((copy) => copy.spec.raw.metadata.name)).toContain('kube-list');
   }, 4 * DEADLINE_MS);
+
+  it('case 4: with etcd stopped, a consistent read is 504 with Retry-After and consistent=false answers', async () => {
+    const app = started[0] as TestApp;
+    const member = etcd.members[0]!;
+    await member.kill('SIGSTOP');
+    try {
+      const consistent = await request('GET', `${app.url}${OBJECTS}/seed?cluster=root&namespace=default`);
+      expect(consistent.status).toBe(504);
+      expect(consistent.headers.get('retry-after')).toBe('1');
+      expect(consistent.body).toMatchObject({ kind: 'Status', reason: 'Timeout', code: 504 });
+      expect(consistent.body.message).toContain('consistent=false');
+      const current = await request('GET', `${app.url}${OBJECTS}/seed?cluster=root&namespace=default&consistent=false`);
+      expect(current.status).toBe(200);
+      expect(current.body.metadata.name).toBe('seed');
+    } finally {
+      await member.kill('SIGCONT');
+    }
+  }, DEADLINE_MS);
 });

@@ -5,6 +5,7 @@
 //   case 4: reads that arrive while a revision request is on its way share the next one, not that one
 //   case 5: a feed that never catches up: Timeout (504) with Retry-After 1, naming both revisions
 //   case 6: a failing revision request fails the reads that shared it, and the next read asks again
+//   case 7: a revision request etcd does not answer fails the read with Timeout at the bound
 
 import { describe, expect, it } from 'vitest';
 import { ConsistentReads } from '../../../src/ha/consistent-reads.js';
@@ -121,5 +122,13 @@ describe('ConsistentReads', () => {
     await expect(consistent.wait()).rejects.toMatchObject({ code: 'ServiceUnavailable' });
     await consistent.wait();
     expect(backend.revisionCalls).toBe(2);
+  });
+
+  it('case 7: a revision request that is never answered fails the read with Timeout at its bound', async () => {
+    const backend = new Backend(2, [new FakeFeed(2)]);
+    backend.currentRevision = () => new Promise<number>(() => undefined);
+    const err = await reads(backend, 50).wait().catch((e: unknown) => e);
+    expect((err as AppError).code).toBe('Timeout');
+    expect((err as AppError).message).toContain('etcd did not give its current revision within 50 ms');
   });
 });
