@@ -24,64 +24,18 @@ import { CCRS, cachedObjects, ccr } from '../../helpers/replication.js';
 import { startTestApp } from '../../helpers/test-app.js';
 import type { TestApp } from '../../helpers/test-app.js';
 import { gql } from '../graphql/graphql-http.js';
+import { pick, writeThenRead } from '../../helpers/read-your-writes.js';
 
 const OBJECTS = '/v1/objects/core/v1/configmaps';
 /** WAIT_MS bounds a consistent read: far above a loaded machine's etcd round trip. */
 const WAIT_MS = 5000;
 const OVERLAY = (enabled: boolean) => ({ cache: { enabled, gvks: ['v1/ConfigMap'], ttl: '2m' } });
 
-/** Outcome counts what the readers saw against what was written. */
-interface Outcome {
-  readonly misses: string[];
-  readonly stale: string[];
-}
-
 async function startReplicas(etcd: EtcdCluster, prefix: string, overlay: boolean): Promise<TestApp[]> {
   const fields = { store: { backend: 'etcd', etcd: { endpoints: etcd.endpoints, prefix, compactIntervalMinutes: 0 } }, ha: { leaseSeconds: 2, consistentReadWaitMs: WAIT_MS }, ...OVERLAY(overlay) };
   const apps: TestApp[] = [];
   for (let i = 0; i < 3; i++) apps.push(await startTestApp(fields));
   return apps;
-}
-
-/** pick is a writer and a different reader, at random. */
-function pick(apps: readonly TestApp[]): { writer: TestApp; reader: TestApp } {
-  const w = Math.floor(Math.random() * apps.length);
-  const r = (w + 1 + Math.floor(Math.random() * (apps.length - 1))) % apps.length;
-  return { writer: apps[w] as TestApp, reader: apps[r] as TestApp };
-}
-
-/**
- * writeThenRead runs rounds of create → patch → delete of one ConfigMap after another, each write
- * through a random replica and read at once through another (the default read: consistent).
- */
-async function writeThenRead(apps: readonly TestApp[], prefix: string, rounds: number): Promise<Outcome> {
-  const outcome: Outcome = { misses: [], stale: [] };
-  for (let i = 0; i < rounds; i++) {
-    const name = `${prefix}-${Math.floor(i / 3)}`;
-    const { writer, reader } = pick(apps);
-    const step = i % 3;
-    const written = step === 0
-      ? await request('POST', `${writer.url}${OBJECTS}?cluster=root&namespace=default`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'default' }, data: { round: String(i) } })
-      : step === 1
-        ? await request('PATCH', `${writer.url}${OBJECTS}/${name}?cluster=root&namespace=default`, { data: { round: String(i) } }, 'application/merge-patch+json')
-        : await request('DELETE', `${writer.url}${OBJECTS}/${name}?cluster=root&namespace=default`);
-    expect(written.status, JSON.stringify(written.body)).toBe(step === 0 ? 201 : 200);
-    const read = await request('GET', `${reader.url}${OBJECTS}/${name}?cluster=root&namespace=default`);
-    if (step === 2) {
-      if (read.status !== 404) outcome.stale.push(`round ${i}: ${name} deleted, read ${read.status}`);
-      continue;
-    }
-    if (read.status === 404) {
-      outcome.misses.push(`round ${i}: ${name} not found`);
-      continue;
-    }
-    expect(read.status, JSON.stringify(read.body)).toBe(200);
-    const wrote = BigInt(written.body.metadata.resourceVersion as string);
-    if (BigInt(read.body.metadata.resourceVersion as string) < wrote || read.body.data?.round !== String(i)) {
-      outcome.stale.push(`round ${i}: ${name} read rv ${read.body.metadata.resourceVersion} round ${read.body.data?.round}, wrote rv ${wrote}`);
-    }
-  }
-  return outcome;
 }
 
 describe('read-your-writes on any replica', () => {

@@ -5,12 +5,15 @@
 //           readiness names the leader
 //   case 2: a CCR and 20 ConfigMaps created through a follower are replicated by the leader, and
 //           every replica lists the 20 copies
-//   case 3: kill -9 of the leader: another replica leads, and ConfigMaps created afterwards reach
+//   case 3: read-your-writes with no token: 201 mixed writes (create, patch, delete) through the
+//           REST facade of random replicas, each read at once through another (a plain GET,
+//           consistent by default): 0 misses, 0 stale
+//   case 4: kill -9 of the leader: another replica leads, and ConfigMaps created afterwards reach
 //           every surviving replica's cache, the earlier copies all still there
-//   case 4: the leader paused past its lease (SIGSTOP): the other replica leads and replicates
+//   case 5: the leader paused past its lease (SIGSTOP): the other replica leads and replicates
 //           what is written meanwhile; resumed (SIGCONT), the old leader steps down, one leader
 //           remains, and both caches hold exactly the source's ConfigMaps
-//   case 5: a third replica joins; kill -9 of the leader during 600 mixed writes (create, patch,
+//   case 6: a third replica joins; kill -9 of the leader during 600 mixed writes (create, patch,
 //           delete): another leads, and once the writes stop every surviving replica's cache
 //           equals the source exactly (name, resourceVersion and data of every ConfigMap)
 
@@ -23,6 +26,7 @@ import type { EtcdCluster } from '../../helpers/etcd-cluster.js';
 import { eventually, request } from '../../helpers/kube-http.js';
 import { freePort, startProcess, waitReady } from '../../helpers/process.js';
 import type { Started } from '../../helpers/process.js';
+import { writeThenRead } from '../../helpers/read-your-writes.js';
 import { CCRS, cachedObjects, ccr } from '../../helpers/replication.js';
 
 const LEASE_SECONDS = 2;
@@ -79,6 +83,7 @@ describe('three replicas on one etcd', () => {
     writeFileSync(config, JSON.stringify({
       store: { backend: 'etcd', etcd: { endpoints: etcd.endpoints, prefix: '/replicas', compactIntervalMinutes: 0 } },
       ha: { leaseSeconds: LEASE_SECONDS },
+      cache: { enabled: true, gvks: ['v1/ConfigMap'] },
     }));
     for (let i = 0; i < 3; i++) {
       const port = await freePort();
@@ -117,7 +122,13 @@ describe('three replicas on one etcd', () => {
     for (const replica of replicas) await eventually(async () => expect(await copyNames(replica)).toEqual(names), DEADLINE_MS);
   }, 2 * DEADLINE_MS);
 
-  it('case 3: kill -9 of the leader: another leads, and later ConfigMaps reach every surviving replica', async () => {
+  it('case 3: 201 mixed writes through random replicas, each read at once through another: 0 misses, 0 stale', async () => {
+    // Labelled as the CCR selects, so the writes are replicated while they are read; the last
+    // round of each ConfigMap deletes it, so the later cases count what they did before.
+    expect(await writeThenRead(replicas, 'ryw', 201, { replicated: 'yes' })).toEqual({ misses: [], stale: [] });
+  }, 3 * DEADLINE_MS);
+
+  it('case 4: kill -9 of the leader: another leads, and later ConfigMaps reach every surviving replica', async () => {
     const leader = await theLeader(replicas);
     leader.process.killAll();
     await leader.process.exited;
@@ -128,7 +139,7 @@ describe('three replicas on one etcd', () => {
     for (const replica of survivors) await eventually(async () => expect(await copyNames(replica)).toEqual(names), DEADLINE_MS);
   }, 3 * DEADLINE_MS);
 
-  it('case 4: the leader paused past its lease: the other leads; resumed, it steps down and both caches are exact', async () => {
+  it('case 5: the leader paused past its lease: the other leads; resumed, it steps down and both caches are exact', async () => {
     const survivors = replicas.filter((replica) => replica.process.child.exitCode === null && replica.process.child.signalCode === null);
     expect(survivors).toHaveLength(2);
     const paused = await theLeader(survivors);
@@ -152,7 +163,7 @@ describe('three replicas on one etcd', () => {
     }
   }, 3 * DEADLINE_MS);
 
-  it('case 5: kill -9 of the leader during 600 mixed writes: every surviving cache equals the source exactly', async () => {
+  it('case 6: kill -9 of the leader during 600 mixed writes: every surviving cache equals the source exactly', async () => {
     const port = await freePort();
     const joined: Replica = { url: `http://127.0.0.1:${port}`, process: startProcess(['--port', String(port), '--config', join(dir, 'cachegate.json')], { LOG_LEVEL: 'info' }) };
     replicas.push(joined);
