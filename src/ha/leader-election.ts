@@ -49,6 +49,7 @@ export class LeaderElection {
   #candidate: Buffer | undefined;
   #feed: Feed | undefined;
   #retry: NodeJS.Timeout | undefined;
+  #recheck: NodeJS.Timeout | undefined;
   #checking: Promise<void> | undefined;
   #checkAgain = false;
   #stopped = false;
@@ -71,6 +72,7 @@ export class LeaderElection {
   async stop(): Promise<void> {
     this.#stopped = true;
     clearTimeout(this.#retry);
+    clearTimeout(this.#recheck);
     await this.#feed?.stop();
     const lease = this.#lease;
     this.#lease = undefined;
@@ -120,7 +122,10 @@ export class LeaderElection {
       return this.#checking;
     }
     this.#checking = this.#readFirst()
-      .catch((err: unknown) => this.#opts.onError(err))
+      .catch((err: unknown) => {
+        this.#opts.onError(err);
+        this.#checkLater();
+      })
       .finally(() => {
         this.#checking = undefined;
         if (this.#checkAgain) {
@@ -129,6 +134,19 @@ export class LeaderElection {
         }
       });
     return this.#checking;
+  }
+
+  /**
+   * #checkLater reads again after a failed read: the candidates may not change again, and a replica
+   * whose key came first must still learn that it leads (seen when etcd calls failed under load).
+   */
+  #checkLater(): void {
+    if (this.#stopped || this.#recheck !== undefined) return;
+    this.#recheck = setTimeout(() => {
+      this.#recheck = undefined;
+      void this.#check();
+    }, RETRY_MS);
+    this.#recheck.unref();
   }
 
   async #readFirst(): Promise<void> {

@@ -46,14 +46,26 @@ async function leaderFlag(replica: Replica): Promise<number> {
   return Number(line?.split(' ')[1] ?? NaN);
 }
 
-/** theLeader waits until exactly one of the replicas says it leads. */
+/** theLeader waits until exactly one of the replicas says it leads; if none does, it says what each one logged of the election. */
 async function theLeader(replicas: readonly Replica[]): Promise<Replica> {
-  return eventually(async () => {
-    const flags = await Promise.all(replicas.map(leaderFlag));
-    expect(flags.filter((flag) => flag === 1)).toHaveLength(1);
-    expect(flags.filter((flag) => flag === 0)).toHaveLength(replicas.length - 1);
-    return replicas[flags.indexOf(1)] as Replica;
-  }, DEADLINE_MS);
+  try {
+    return await eventually(async () => {
+      const flags = await Promise.all(replicas.map(leaderFlag));
+      expect(flags.filter((flag) => flag === 1)).toHaveLength(1);
+      expect(flags.filter((flag) => flag === 0)).toHaveLength(replicas.length - 1);
+      return replicas[flags.indexOf(1)] as Replica;
+    }, DEADLINE_MS);
+  } catch (err) {
+    const logs = replicas.map((replica) => `${replica.url}:\n${electionLog(replica)}`).join('\n');
+    throw new Error(`${(err as Error).message}\nelection log of each replica:\n${logs}`, { cause: err });
+  }
+}
+
+/** electionLog is what a replica logged about the election and its etcd calls, last lines first kept. */
+function electionLog(replica: Replica): string {
+  const { stdout, stderr } = replica.process.output();
+  const lines = `${stdout}\n${stderr}`.split('\n').filter((line) => /lead|follow|election|campaign|etcd|lease/i.test(line));
+  return lines.slice(-15).join('\n');
 }
 
 async function copyNames(replica: Replica): Promise<string[]> {
