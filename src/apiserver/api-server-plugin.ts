@@ -136,7 +136,7 @@ function registerDiscovery(app: FastifyInstance, opts: ApiServerOptions): void {
     return doc;
   };
   app.get('/version', async () => versionInfo(opts.gitVersion));
-  app.get('/api', async () => apiVersions());
+  app.get('/api', async (req) => orNotFound(apiVersions(resourcesOf(req))));
   app.get('/api/v1', async (req) => orNotFound(apiResourceList(resourcesOf(req), '', 'v1')));
   app.get('/apis', async (req) => apiGroupList(resourcesOf(req)));
   app.get('/apis/:group', async (req) => orNotFound(apiGroup(resourcesOf(req), (req.params as Record<string, string>)['group'] ?? '')));

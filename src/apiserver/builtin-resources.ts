@@ -37,6 +37,14 @@ export const CLUSTER_CACHED_RESOURCES = builtin({
   group: 'cache.kcp.io', version: 'v1alpha1', resource: 'clustercachedresources',
   singular: 'clustercachedresource', kind: 'ClusterCachedResource', listKind: 'ClusterCachedResourceList',
   namespaced: false, statusSubresource: true, shortNames: [], nameRule: 'subdomain', categories: ['kcp'],
+  // The same columns as the CRD in deploy/crds: what is replicated, how far, and how it is going.
+  printerColumns: [
+    { name: 'Resource', type: 'string', format: '', description: 'The replicated resource.', priority: 0, jsonPath: '.spec.resource' },
+    { name: 'Phase', type: 'string', format: '', description: 'Where the replication is.', priority: 0, jsonPath: '.status.phase' },
+    { name: 'Local', type: 'integer', format: '', description: 'Objects selected in the source.', priority: 0, jsonPath: '.status.resourceCounts.local' },
+    { name: 'Cache', type: 'integer', format: '', description: 'Copies in the cache.', priority: 0, jsonPath: '.status.resourceCounts.cache' },
+    { name: 'Age', type: 'date', format: '', description: 'Time since the object was created.', priority: 0, jsonPath: '.metadata.creationTimestamp' },
+  ],
 });
 
 /** BUILTIN_RESOURCES lists every built-in resource of the embedded source. */

@@ -20,8 +20,13 @@ export function versionInfo(gitVersion: string): Record<string, string> {
   };
 }
 
-/** apiVersions is the /api document. */
-export function apiVersions(): Doc {
+/**
+ * apiVersions is the /api document, or undefined when no core resource is served (the cache API):
+ * discovery clients take a missing /api for "no core group", but a v1 that /api names and that
+ * lists nothing is an error to them (kubectl api-resources: "received empty response for: v1").
+ */
+export function apiVersions(resources: readonly ResourceInfo[]): Doc | undefined {
+  if (!resources.some((r) => r.group === '')) return undefined;
   return { kind: 'APIVersions', versions: ['v1'], serverAddressByClientCIDRs: [] };
 }
 

@@ -2,6 +2,7 @@
 // Discovery documents, path resolution and write rules are all derived from this record.
 
 import type { NameRule } from '../apimachinery/validation.js';
+import type { PrinterColumn } from './printer-columns.js';
 
 /** ResourceInfo describes one resource at one version, as discovery reports it. */
 export interface ResourceInfo {
@@ -21,6 +22,8 @@ export interface ResourceInfo {
   readonly storageVersion: boolean;
   /** readOnly resources refuse every write with 405 MethodNotAllowed. */
   readonly readOnly?: boolean;
+  /** printerColumns are a CRD version's additionalPrinterColumns: `kubectl get` shows them after Name. */
+  readonly printerColumns?: readonly PrinterColumn[];
 }
 
 /** VERBS_READ_WRITE are the verbs discovery lists for a writable resource. */

@@ -3,6 +3,9 @@
 
 import type { KubeObject } from '../apimachinery/object-meta.js';
 import { isPlainObject } from '../apimachinery/object-meta.js';
+import { age } from './age.js';
+import { printedCell } from './printer-columns.js';
+import type { PrintedCell, PrinterColumn } from './printer-columns.js';
 import type { ResourceInfo } from './resource-info.js';
 
 interface ColumnDefinition {
@@ -14,7 +17,7 @@ interface ColumnDefinition {
 }
 
 interface Column extends ColumnDefinition {
-  readonly cell: (obj: KubeObject, now: number) => string | number;
+  readonly cell: (obj: KubeObject, now: number) => PrintedCell;
 }
 
 /** TableMeta is the list metadata a table carries. */
@@ -64,9 +67,18 @@ const extraColumns: Readonly<Record<string, readonly Column[]>> = {
   ],
 };
 
+/** columnsOf are a resource's columns: Name, then its printer columns if it has any, else the built-in ones and Age. */
+function columnsOf(info: ResourceInfo): readonly Column[] {
+  const printer = info.printerColumns ?? [];
+  if (printer.length > 0) {
+    return [nameColumn, ...printer.map(({ jsonPath: _path, ...definition }, i): Column => ({ ...definition, cell: (obj, now) => printedCell(printer[i] as PrinterColumn, obj, now) }))];
+  }
+  return [nameColumn, ...(extraColumns[`${info.group}/${info.resource}`] ?? []), ageColumn];
+}
+
 /** toTable prints objects of one resource as a Table whose rows carry each object's metadata. */
 export function toTable(info: ResourceInfo, objects: readonly KubeObject[], meta: TableMeta, now = Date.now()): Record<string, unknown> {
-  const columns = [nameColumn, ...(extraColumns[`${info.group}/${info.resource}`] ?? []), ageColumn];
+  const columns = columnsOf(info);
   return {
     kind: 'Table',
     apiVersion: 'meta.k8s.io/v1',
@@ -77,23 +89,4 @@ export function toTable(info: ResourceInfo, objects: readonly KubeObject[], meta
       object: { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: obj.metadata },
     })),
   };
-}
-
-/** age prints how long ago a timestamp was, the way kubectl does (`5s`, `3m20s`, `4h`, `2d`). */
-export function age(timestamp: string | undefined, now: number): string {
-  if (!timestamp) return '<unknown>';
-  const seconds = Math.floor((now - Date.parse(timestamp)) / 1000);
-  if (Number.isNaN(seconds)) return '<unknown>';
-  if (seconds < 0) return '0s';
-  if (seconds < 120) return `${seconds}s`;
-  const minutes = Math.floor(seconds / 60);
-  if (minutes < 10) return seconds % 60 === 0 ? `${minutes}m` : `${minutes}m${seconds % 60}s`;
-  if (minutes < 180) return `${minutes}m`;
-  const hours = Math.floor(minutes / 60);
-  if (hours < 8) return minutes % 60 === 0 ? `${hours}h` : `${hours}h${minutes % 60}m`;
-  if (hours < 48) return `${hours}h`;
-  const days = Math.floor(hours / 24);
-  if (days < 8) return hours % 24 === 0 ? `${days}d` : `${days}d${hours % 24}h`;
-  if (days < 730) return `${days}d`;
-  return `${Math.floor(days / 365)}y`;
 }

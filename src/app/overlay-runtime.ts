@@ -4,7 +4,7 @@
 // none of this exists.
 
 import type { KubeObject } from '../apimachinery/object-meta.js';
-import { ORIGINAL_RESOURCE_UID_ANNOTATION, ORIGINAL_RESOURCE_VERSION_ANNOTATION } from '../cachedobjects/cached-object-annotations.js';
+import { ORIGINAL_RESOURCE_VERSION_ANNOTATION, originalUidOf } from '../cachedobjects/cached-object-annotations.js';
 import { cachedObjectOrigin } from '../cachedobjects/cached-object-origin.js';
 import { CACHED_OBJECTS_GROUP, CACHED_OBJECTS_RESOURCE } from '../cachedobjects/cached-object-resource.js';
 import { Overlay } from '../overlay/overlay.js';
@@ -76,7 +76,7 @@ export class OverlayRuntime {
     };
     const annotations = copy.metadata.annotations ?? {};
     const observed: ObservedCopy = {
-      uid: annotations[ORIGINAL_RESOURCE_UID_ANNOTATION] ?? '',
+      uid: originalUidOf(annotations),
       resourceVersion: annotations[ORIGINAL_RESOURCE_VERSION_ANNOTATION] ?? '',
       ...(deleted ? { deleted: true } : {}),
     };

@@ -24,6 +24,42 @@ spec:
     subresources: {status: {}}
 `;
 
+const PRINTED_CRD_YAML = `
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: widgets.printing.test
+spec:
+  group: printing.test
+  scope: Namespaced
+  names: {plural: widgets, singular: widget, kind: Widget, listKind: WidgetList}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}
+    additionalPrinterColumns:
+    - {name: Size, type: string, jsonPath: .spec.size}
+    - {name: Replicas, type: integer, jsonPath: .spec.replicas}
+    - {name: Ready, type: string, jsonPath: '.status.conditions[?(@.type=="Ready")].status'}
+    - {name: Age, type: date, jsonPath: .metadata.creationTimestamp}
+    - {name: Zone, type: string, jsonPath: .spec.zone, priority: 1}
+`;
+
+const WIDGET = `
+apiVersion: printing.test/v1
+kind: Widget
+metadata: {name: w1, namespace: default}
+spec: {size: large, replicas: 3, zone: eu-1}
+`;
+
+const CCR_YAML = `
+apiVersion: cache.kcp.io/v1alpha1
+kind: ClusterCachedResource
+metadata: {name: instances}
+spec: {group: machines.svm.io, version: v1alpha1, resource: instances}
+`;
+
 function instance(name: string, labels: Record<string, string>, size: string): string {
   return `---
 apiVersion: machines.svm.io/v1alpha1
@@ -143,5 +179,36 @@ describe('kubectl against the embedded source', () => {
     const result = await kubectl.run(['create', 'configmap', 'x', '-n', 'nowhere', '--from-literal=a=b']);
     expect(result.code).not.toBe(0);
     expect(result.stderr).toContain('namespaces "nowhere" not found');
+  });
+
+  it('case 17: a CRD\'s printer columns show in get, the priority-1 one only with -o wide', async () => {
+    await kubectl.ok(['apply', '-f', '-'], PRINTED_CRD_YAML);
+    await eventually(async () => expect((await kubectl.run(['get', 'widgets'])).stderr).toContain('No resources found'));
+    await kubectl.ok(['apply', '-f', '-'], WIDGET);
+    const out = (await kubectl.ok(['get', 'widgets'])).trim().split('\n');
+    expect(out[0]).toMatch(/^NAME\s+SIZE\s+REPLICAS\s+READY\s+AGE$/);
+    // No Ready condition: the server sends a null cell, which kubectl prints blank.
+    expect(out[1]).toMatch(/^w1\s+large\s+3\s+\d+s$/);
+    const wide = (await kubectl.ok(['get', 'widgets', '-o', 'wide'])).trim().split('\n');
+    expect(wide[0]).toMatch(/^NAME\s+SIZE\s+REPLICAS\s+READY\s+AGE\s+ZONE$/);
+    expect(wide[1]).toMatch(/\s+eu-1$/);
+  });
+
+  it('case 18: clustercachedresources show their resource, phase and counts', async () => {
+    await kubectl.ok(['apply', '-f', '-'], CCR_YAML);
+    await eventually(async () => {
+      const out = (await kubectl.ok(['get', 'clustercachedresources'])).trim().split('\n');
+      expect(out[0]).toMatch(/^NAME\s+RESOURCE\s+PHASE\s+LOCAL\s+CACHE\s+AGE$/);
+      expect(out.find((line) => line.startsWith('instances '))).toMatch(/^instances\s+instances\s+Ready\s+\d+\s+\d+\s+\S+$/);
+    });
+  });
+
+  it('case 16: api-resources lists what the embedded source and the cache API serve', async () => {
+    const source = await kubectl.ok(['api-resources', '--no-headers']);
+    expect(source).toMatch(/^configmaps\s+cm\s+v1\s+true\s+ConfigMap$/m);
+    expect(source).toMatch(/^clustercachedresources\s/m);
+    // The cache API serves no core resource, but its /api names v1 as kube-apiserver's does.
+    const cache = await kubectlFor(`${app.url}/services/cache/shards/*/clusters/*`).ok(['api-resources', '--no-headers']);
+    expect(cache.trim().split('\n').map((line) => line.split(/\s+/)[0])).toEqual(['cachedobjects']);
   });
 });

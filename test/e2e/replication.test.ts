@@ -59,7 +59,7 @@ describe('replication of ClusterCachedResources into CachedObjects', () => {
       'kcp.io/cluster': 'root',
       'kcp.io/shard': 'embedded',
       'cache.kcp.io/original-resource-version': source.metadata.resourceVersion,
-      'cache.kcp.io/original-resource-uid': source.metadata.uid,
+      'cache.kcp.io/original-resource-UID': source.metadata.uid,
     });
   });
 

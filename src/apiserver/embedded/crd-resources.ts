@@ -5,6 +5,8 @@ import type { StatusCause } from '../../errors.js';
 import type { KubeObject } from '../../apimachinery/object-meta.js';
 import { isPlainObject } from '../../apimachinery/object-meta.js';
 import { isDNS1123Label, isDNS1123Subdomain } from '../../apimachinery/validation.js';
+import { readPrinterColumns } from '../printer-columns.js';
+import type { PrinterColumn } from '../printer-columns.js';
 import type { ResourceInfo } from '../resource-info.js';
 
 interface CrdNames {
@@ -21,6 +23,7 @@ interface CrdVersion {
   served: boolean;
   storage: boolean;
   status: boolean;
+  printerColumns: PrinterColumn[];
 }
 
 /** CrdView is the part of a CRD the server needs, read defensively from untrusted JSON. */
@@ -53,6 +56,7 @@ export function readCrd(crd: KubeObject): CrdView {
       served: v['served'] !== false,
       storage: v['storage'] === true,
       status: isPlainObject(v['subresources']) && isPlainObject(v['subresources']['status']),
+      printerColumns: readPrinterColumns(v['additionalPrinterColumns']),
     })),
   };
 }
@@ -89,6 +93,7 @@ export function resourcesOfCrd(crd: CrdView): ResourceInfo[] {
     categories: crd.names.categories,
     nameRule: 'subdomain' as const,
     storageVersion: v.storage,
+    ...(v.printerColumns.length > 0 ? { printerColumns: v.printerColumns } : {}),
   }));
 }
 

@@ -45,6 +45,19 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** writeRoutes registers the write routes in the /v1 scope. */
 export function writeRoutes(api: FastifyInstance, ctx: FacadeContext, prefix: string, bodyLimit: number | undefined): void {
+  // kubectl and the client libraries send a DELETE with application/json and no body: an empty
+  // JSON body is no body, as kube-apiserver takes it (a create or replace without one is refused
+  // by objectOf, naming what is missing).
+  api.removeContentTypeParser('application/json');
+  api.addContentTypeParser('application/json', { parseAs: 'string', ...(bodyLimit ? { bodyLimit } : {}) }, (_req, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch (err) {
+      done(new AppError('BadRequest', `error decoding request body: ${(err as Error).message}`), undefined);
+    }
+  });
   // Patch bodies are JSON; which patch they are is read from the media type in the handler.
   api.addContentTypeParser(Object.keys(PATCH_TYPES), { parseAs: 'string', ...(bodyLimit ? { bodyLimit } : {}) }, (_req, body, done) => {
     try {
