@@ -27,7 +27,7 @@ export function parseJsonPath(path: string): readonly Step[] | undefined {
 }
 
 function stepOf(match: RegExpExecArray): Step {
-  const [text, field, index, quoted, filterPath, operator, double, single, number] = match;
+  const [, field, index, quoted, filterPath, operator, double, single, number] = match;
   if (field !== undefined) return { kind: 'field', name: field };
   if (quoted !== undefined) return { kind: 'field', name: quoted };
   if (index !== undefined) return { kind: 'index', index: Number(index) };
