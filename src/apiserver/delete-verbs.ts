@@ -50,7 +50,10 @@ export async function deleteOne(
   const hookCtx = hookContextOf(ctx, target, dryRun);
   await ctx.hooks.beforeDelete?.(hookCtx, await ctx.store.get(key));
   const result = await ctx.store.delete(key, { dryRun, preconditions });
-  if (result.deleted && !dryRun) await ctx.hooks.afterDelete?.(hookCtx, result.object);
+  if (!dryRun) {
+    if (result.deleted) await ctx.hooks.afterDelete?.(hookCtx, result.object);
+    else await ctx.hooks.afterMarkedForDeletion?.(hookCtx, result.object);
+  }
   return result.object;
 }
 

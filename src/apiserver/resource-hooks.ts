@@ -37,6 +37,8 @@ export interface ResourceHooks {
   beforeDelete?(ctx: HookContext, obj: KubeObject): Promise<void> | void;
   /** afterDelete runs once an object is gone from the store (not for dry runs). */
   afterDelete?(ctx: HookContext, obj: KubeObject): Promise<void>;
+  /** afterMarkedForDeletion runs once a DELETE left the object marked, its finalizers pending (not for dry runs). */
+  afterMarkedForDeletion?(ctx: HookContext, obj: KubeObject): Promise<void>;
 }
 
 /** hooksKey names a resource in a hooks table: `<group>/<resource>`. */
@@ -73,6 +75,10 @@ export function composeHooks(global: ResourceHooks, byResource: ReadonlyMap<stri
     async afterDelete(ctx, obj) {
       await global.afterDelete?.(ctx, obj);
       await own(ctx)?.afterDelete?.(ctx, obj);
+    },
+    async afterMarkedForDeletion(ctx, obj) {
+      await global.afterMarkedForDeletion?.(ctx, obj);
+      await own(ctx)?.afterMarkedForDeletion?.(ctx, obj);
     },
   };
 }

@@ -34,7 +34,7 @@ export async function createObject(ctx: ApiContext, target: RequestTarget, req: 
   // Status is the server's to set: clients cannot create it, but admission may (namespaces, CRDs).
   if (target.info.statusSubresource) delete obj['status'];
   if (!hookCtx.dryRun) await ctx.hooks.prepareCluster?.(hookCtx.cluster, ctx.store);
-  await requireNamespace(ctx, target);
+  await requireNamespace(ctx, target, obj.metadata['name']);
   await ctx.hooks.admit?.(hookCtx, obj, undefined);
   const created = await ctx.store.create(
     { cluster: hookCtx.cluster, group: target.info.group, resource: target.info.resource },
@@ -81,15 +81,24 @@ function removedByUpdate(obj: KubeObject): boolean {
   return obj.metadata.deletionTimestamp !== undefined && (obj.metadata.finalizers ?? []).length === 0;
 }
 
-/** requireNamespace answers 404 for a namespaced write into a namespace that does not exist. */
-async function requireNamespace(ctx: ApiContext, target: RequestTarget): Promise<void> {
+/**
+ * requireNamespace answers 404 for a namespaced create into a namespace that does not exist, and
+ * 403 for one into a namespace being deleted (its contents are going), as kube-apiserver does.
+ */
+async function requireNamespace(ctx: ApiContext, target: RequestTarget, name: unknown): Promise<void> {
   if (!ctx.requireNamespaces || !target.info.namespaced || target.namespace === undefined) return;
+  let ns: KubeObject;
   try {
-    await ctx.store.get({ cluster: concreteCluster(target), group: '', resource: 'namespaces', namespace: '', name: target.namespace });
+    ns = await ctx.store.get({ cluster: concreteCluster(target), group: '', resource: 'namespaces', namespace: '', name: target.namespace });
   } catch (err) {
     if (isAppError(err, 'NotFound')) {
       throw new AppError('NotFound', `namespaces "${target.namespace}" not found`, { name: target.namespace, kind: 'namespaces' });
     }
     throw err;
   }
+  if (ns.metadata.deletionTimestamp === undefined) return;
+  const what = typeof name === 'string' && name !== '' ? `${target.info.resource} "${name}"` : target.info.resource;
+  throw new AppError('Forbidden', `${what} is forbidden: unable to create new content in namespace ${target.namespace} because it is being terminated`, {
+    ...(typeof name === 'string' && name !== '' ? { name } : {}), group: target.info.group, kind: target.info.resource,
+  });
 }

@@ -2,7 +2,7 @@
 // finalizers, status subresource, secrets, namespaces, CRDs and the wildcard cluster.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { crd, readWatchLines, request } from '../helpers/kube-http.js';
+import { crd, eventually, readWatchLines, request } from '../helpers/kube-http.js';
 import { startTestApp } from '../helpers/test-app.js';
 import type { TestApp } from '../helpers/test-app.js';
 
@@ -109,15 +109,18 @@ describe('kube API semantics', () => {
     expect(res.body.type).toBe('Opaque');
   });
 
-  it('case 9: deleting a namespace deletes the objects in it', async () => {
+  it('case 9: deleting a namespace deletes the objects in it, then the namespace', async () => {
     const nsUrl = `${app.clusterUrl()}/api/v1/namespaces`;
     await request('POST', nsUrl, { metadata: { name: 'doomed' } });
     await request('POST', `${nsUrl}/doomed/configmaps`, { metadata: { name: 'a' } });
     await request('POST', `${nsUrl}/doomed/secrets`, { metadata: { name: 'b' } });
     expect((await request('DELETE', `${nsUrl}/doomed`)).status).toBe(200);
-    expect((await request('GET', `${nsUrl}/doomed/configmaps/a`)).status).toBe(404);
-    expect((await request('GET', `${nsUrl}/doomed/secrets/b`)).status).toBe(404);
-    expect((await request('GET', `${nsUrl}/doomed`)).status).toBe(404);
+    // The namespace controller empties it a moment later (test/e2e/namespace-lifecycle.test.ts).
+    await eventually(async () => {
+      expect((await request('GET', `${nsUrl}/doomed/configmaps/a`)).status).toBe(404);
+      expect((await request('GET', `${nsUrl}/doomed/secrets/b`)).status).toBe(404);
+      expect((await request('GET', `${nsUrl}/doomed`)).status).toBe(404);
+    });
   });
 
   it('case 10: a CRD serves its resource (discovery, scope) and deleting it removes resource and objects', async () => {

@@ -15,6 +15,7 @@ import { configMapHooks } from './configmap-hooks.js';
 import { crdHooks } from './crd-hooks.js';
 import { readCrd, resourcesOfCrd } from './crd-resources.js';
 import { namespaceHooks } from './namespace-hooks.js';
+import { NamespaceLifecycle } from './namespace-lifecycle.js';
 import { secretHooks } from './secret-hooks.js';
 
 /** EmbeddedSource is what app.ts needs to mount the embedded source. */
@@ -30,9 +31,15 @@ export interface EmbeddedSource {
 /** createEmbeddedSource builds the catalog and hooks of the embedded source over a store. */
 export function createEmbeddedSource(store: ResourceStore, now: () => Date = () => new Date()): EmbeddedSource {
   const catalog = new ClusterCatalog(BUILTIN_RESOURCES);
-  const clusters = clusterHooks();
+  const clusterSetup = clusterHooks();
+  const lifecycle = new NamespaceLifecycle(catalog);
+  // Every object that goes may be the last one a Terminating namespace waits for.
+  const clusters: typeof clusterSetup = {
+    ...clusterSetup,
+    afterDelete: async (ctx, obj) => lifecycle.contentDeleted(ctx.store, ctx.cluster, obj),
+  };
   const byResource = new Map<string, ResourceHooks>([
-    [hooksKey(NAMESPACES.group, NAMESPACES.resource), namespaceHooks(catalog)],
+    [hooksKey(NAMESPACES.group, NAMESPACES.resource), namespaceHooks(lifecycle)],
     [hooksKey(SECRETS.group, SECRETS.resource), secretHooks()],
     [hooksKey(CONFIGMAPS.group, CONFIGMAPS.resource), configMapHooks()],
     [hooksKey(CLUSTER_CACHED_RESOURCES.group, CLUSTER_CACHED_RESOURCES.resource), ccrHooks()],
@@ -50,6 +57,7 @@ export function createEmbeddedSource(store: ResourceStore, now: () => Date = () 
     async prepare(names) {
       await restoreCatalog(store, catalog);
       for (const name of names) await clusters.prepareCluster(name, store);
+      await resumeTerminating(store, lifecycle);
     },
   };
 }
@@ -63,5 +71,14 @@ async function restoreCatalog(store: ResourceStore, catalog: ClusterCatalog): Pr
   for (const crd of items) {
     const cluster = crd.metadata.annotations?.[LOGICAL_CLUSTER_ANNOTATION];
     if (cluster !== undefined) catalog.register(cluster, crd.metadata.name ?? '', resourcesOfCrd(readCrd(crd)));
+  }
+}
+
+/** resumeTerminating picks up the namespaces a durable store holds marked for deletion (the process stopped midway). */
+async function resumeTerminating(store: ResourceStore, lifecycle: NamespaceLifecycle): Promise<void> {
+  const { items } = await store.list({ group: NAMESPACES.group, resource: NAMESPACES.resource });
+  for (const ns of items) {
+    const cluster = ns.metadata.annotations?.[LOGICAL_CLUSTER_ANNOTATION];
+    if (ns.metadata.deletionTimestamp !== undefined && cluster !== undefined) lifecycle.emptyLater(store, cluster, ns.metadata.name ?? '');
   }
 }

@@ -1,5 +1,5 @@
 // Namespaces: decoded as v1.Namespace, spec.finalizers validated, created Active, labelled with
-// their name, and deleting one deletes what is in it.
+// their name; deleting one marks it Terminating and deletes what is in it (namespace-lifecycle.ts).
 
 import { AppError } from '../../errors.js';
 import type { StatusCause } from '../../errors.js';
@@ -8,17 +8,16 @@ import { goDecodeError } from '../../apimachinery/go-json-decode.js';
 import { isPlainObject } from '../../apimachinery/object-meta.js';
 import type { KubeObject } from '../../apimachinery/object-meta.js';
 import { invalidError, isQualifiedName } from '../../apimachinery/validation.js';
-import type { ResourceStore } from '../../store/store.js';
 import type { ResourceHooks } from '../resource-hooks.js';
-import type { ResourceCatalog } from '../resource-info.js';
 import { NAMESPACE_TYPE } from './builtin-go-types.js';
+import type { NamespaceLifecycle } from './namespace-lifecycle.js';
 
 const PROTECTED = new Set(['default', 'kube-system', 'kube-public']);
 /** STANDARD_FINALIZERS may be written without a domain prefix (Kubernetes' IsStandardFinalizerName). */
 const STANDARD_FINALIZERS: ReadonlySet<string> = new Set(['kubernetes', 'orphan', 'foregroundDeletion']);
 
-/** namespaceHooks needs the catalog to find every namespaced resource of the cluster. */
-export function namespaceHooks(catalog: ResourceCatalog): ResourceHooks {
+/** namespaceHooks deletes namespaces through their lifecycle (namespace-lifecycle.ts). */
+export function namespaceHooks(lifecycle: NamespaceLifecycle): ResourceHooks {
   return {
     decode: (_info, obj) => goDecodeError(obj, NAMESPACE_TYPE),
     admit(ctx, obj) {
@@ -29,12 +28,13 @@ export function namespaceHooks(catalog: ResourceCatalog): ResourceHooks {
       obj.metadata['labels'] = { ...labels, 'kubernetes.io/metadata.name': name };
       obj['status'] = { phase: 'Active' };
     },
-    beforeDelete(_ctx, obj) {
+    async beforeDelete(ctx, obj) {
       const name = obj.metadata.name ?? '';
       if (PROTECTED.has(name)) throw new AppError('Forbidden', `namespace "${name}" is forbidden: this namespace may not be deleted`, { name, kind: 'namespaces' });
+      if (!ctx.dryRun) await lifecycle.terminate(ctx.store, ctx.cluster, obj);
     },
-    async afterDelete(ctx, obj) {
-      await deleteContents(ctx.store, catalog, ctx.cluster, obj);
+    async afterMarkedForDeletion(ctx, obj) {
+      lifecycle.emptyLater(ctx.store, ctx.cluster, obj.metadata.name ?? '');
     },
   };
 }
@@ -50,14 +50,4 @@ export function validateNamespaceSpec(spec: unknown): StatusCause[] {
     }
     return causes;
   });
-}
-
-async function deleteContents(store: ResourceStore, catalog: ResourceCatalog, cluster: string, ns: KubeObject): Promise<void> {
-  const seen = new Set<string>();
-  for (const info of catalog.resources(cluster)) {
-    const key = `${info.group}/${info.resource}`;
-    if (!info.namespaced || seen.has(key)) continue;
-    seen.add(key);
-    await store.deleteCollection({ cluster, group: info.group, resource: info.resource, namespace: ns.metadata.name ?? '' });
-  }
 }
