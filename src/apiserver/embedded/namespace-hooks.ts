@@ -6,7 +6,6 @@ import type { StatusCause } from '../../errors.js';
 import { invalidCause } from '../../apimachinery/field-causes.js';
 import { goDecodeError } from '../../apimachinery/go-json-decode.js';
 import { isPlainObject } from '../../apimachinery/object-meta.js';
-import type { KubeObject } from '../../apimachinery/object-meta.js';
 import { invalidError, isQualifiedName } from '../../apimachinery/validation.js';
 import type { ResourceHooks } from '../resource-hooks.js';
 import { NAMESPACE_TYPE } from './builtin-go-types.js';
