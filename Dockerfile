@@ -1,15 +1,18 @@
-# Build: compile TypeScript to dist/ with the full dependency set.
+# Build: compile TypeScript to dist/ and bundle the dashboard (src/ui/) into dist/ui/, with the
+# full dependency set (esbuild, through tsx, bundles it; the runtime stage only serves the files).
 FROM node:24-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
+COPY scripts/build-ui.ts ./scripts/
 COPY src ./src
 RUN npm run build
 
-# Run: production dependencies and compiled code only, as the unprivileged node user. The image's
-# own Node 24 runs the service, so no install scripts: they would only fetch a second Node binary
-# (the `node` package) and check esbuild's (used by tsx, which the image does not run).
+# Run: production dependencies and compiled code only (dist/, the dashboard's dist/ui/ with it), as
+# the unprivileged node user. The image's own Node 24 runs the service, so no install scripts: they
+# would only fetch a second Node binary (the `node` package) and check esbuild's (used by tsx,
+# which the image does not run).
 FROM node:24-slim
 # State (the local backend's database) lives in a volume, never in the image's own layers.
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=8080 CACHEGATE_DATA_DIR=/var/lib/cachegate

@@ -101,7 +101,7 @@ export const importBoundaries = deepFreeze({
       paths: ['ui/'],
       may: [],
       types: [],
-      note: 'planned: browser code, which reaches the server only through its public HTTP APIs',
+      note: 'the dashboard (/ui): browser code, bundled by scripts/build-ui.ts, with no Node builtins (eslint.config.js); it reaches the server only through its public HTTP APIs',
     },
   ],
   /** packages reserves npm packages for the rooms listed; every other package is open to all. */

@@ -40,7 +40,7 @@ node24="$work/build/node_modules/.bin/node"
 "$node24" -e 'if (Number(process.versions.node.split(".")[0]) !== 24) process.exit(1)' \
   || { echo "check-docker: the installed node is not Node 24" >&2; exit 1; }
 PATH="$work/build/node_modules/.bin:$PATH" npm run build --silent   # RUN npm run build
-test -f dist/main.js
+test -f dist/main.js && test -d dist/ui
 
 # Runtime stage: production dependencies without install scripts, the compiled code.
 cd "$work/app"
@@ -50,4 +50,5 @@ cp -r "$work/build/dist" "$work/build/schema" "$work/build/openapi" .
 NODE_ENV=production HOST=127.0.0.1 PORT="$port" LOG_LEVEL=warn "$node24" dist/main.js &   # ENTRYPOINT node dist/main.js
 pid=$!
 wait_for "http://127.0.0.1:$port/livez"
+curl -fsS "http://127.0.0.1:$port/ui" | grep -q '<html' || { echo "check-docker: the image does not serve the dashboard" >&2; exit 1; }
 echo "check-docker: no Docker engine here; the build and runtime stages ran and the compiled service started on $("$node24" --version)"

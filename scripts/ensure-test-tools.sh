@@ -2,10 +2,12 @@
 # Installs the real clients the tests drive, when this machine lacks them: the Python Kubernetes
 # client (Debian's python3-kubernetes, used with /usr/bin/python3), the headless browser of the
 # page tests (Debian's chromium, driven by playwright-core; playwright's own browser downloads
-# cannot reach their hosts, so `npx playwright install` is never used) and etcd, whose processes
+# cannot reach their hosts, so `npx playwright install` is never used), etcd, whose processes
 # the etcd backend's tests start themselves (Debian's etcd-server and etcd-client: /usr/bin/etcd
-# and /usr/bin/etcdctl; the packaged service is not used). kubectl is part of the
-# machine image; its absence is reported, since the tests that need it must fail loudly.
+# and /usr/bin/etcdctl; the packaged service is not used), and Prometheus' promtool, which checks
+# /metrics and the alerting rules of deploy/monitoring/ (Debian's prometheus: /usr/bin/promtool;
+# the packaged server is not used). kubectl is part of the machine image; its absence is
+# reported, since the tests that need it must fail loudly.
 # Runs before `npm test` (npm's pretest), so `npm ci && npm test` works on a fresh machine.
 set -euo pipefail
 
@@ -21,6 +23,9 @@ if [ ! -x /usr/bin/etcd ]; then
 fi
 if [ ! -x /usr/bin/etcdctl ]; then
   missing+=(etcd-client)
+fi
+if [ ! -x /usr/bin/promtool ]; then
+  missing+=(prometheus)
 fi
 
 if [ ${#missing[@]} -gt 0 ]; then

@@ -15,7 +15,7 @@ import { createDataPlane, createOverlay } from './app/data-plane.js';
 import { registerHttpSurfaces } from './app/http-plugins.js';
 import { createHttpServer } from './app/http-server.js';
 import { readinessChecks } from './app/readiness.js';
-import { Sources } from './app/sources.js';
+import { CCR_PHASES, Sources } from './app/sources.js';
 import { replicaLeadership } from './app/leadership.js';
 import { replicaReads } from './app/replica-reads.js';
 import { openState } from './app/state.js';
@@ -65,6 +65,9 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
     cachedObjects: async () => (await data.read.schemas()).flatMap((s) =>
       s.clusters.map((c) => ({ schema: s.name, shard: c.shard, cluster: c.cluster, count: c.count }))),
     ...(overlay ? { overlay: overlay.overlay } : {}),
+    sources: () => sources.observedSources(),
+    ccrs: { phases: CCR_PHASES, list: () => sources.observedCcrs() },
+    readiness: () => Object.values(readiness),
   });
   const sources = new Sources({ config, cache: stores.cache, metrics, log: logger });
   // With etcd, replicas may share the state: one of them, elected, runs the controllers.

@@ -1,24 +1,25 @@
 // Field selectors: comma-separated `field=value`, `field==value` and `field!=value` terms over
-// metadata.name and metadata.namespace, the only fields every resource supports. Values escape
-// `\`, `,` and `=` with a backslash, as in Kubernetes.
+// metadata.name and metadata.namespace, the only fields every resource supports, and the fields a
+// resource adds (an Event's involvedObject.name, for one). Values escape `\`, `,` and `=` with a
+// backslash, as in Kubernetes.
 
 import { AppError } from '../errors.js';
-import type { FieldRequirement, FieldSelector } from './selector.js';
-
-type SupportedField = FieldRequirement['field'];
+import type { FieldRequirement, FieldSelectable, FieldSelector } from './selector.js';
 
 interface Term {
   readonly text: string;
   readonly position: number;
 }
 
-const SUPPORTED_FIELDS: ReadonlySet<string> = new Set<SupportedField>(['metadata.name', 'metadata.namespace']);
+/** METADATA_FIELDS are the fields every resource supports. */
+const METADATA_FIELDS: ReadonlySet<string> = new Set(['metadata.name', 'metadata.namespace']);
 
-/** parseFieldSelector parses field selector text; '' selects everything. */
-export function parseFieldSelector(text: string): FieldSelector {
+/** parseFieldSelector parses field selector text ('' selects everything); resourceFields are a resource's own fields. */
+export function parseFieldSelector(text: string, resourceFields: readonly string[] = []): FieldSelector {
+  const supported = (field: string): boolean => METADATA_FIELDS.has(field) || resourceFields.includes(field);
   const requirements = splitTerms(text)
     .filter((term) => term.text !== '')
-    .map((term) => parseTerm(text, term));
+    .map((term) => parseTerm(text, term, supported));
   return new ParsedFieldSelector(requirements);
 }
 
@@ -36,14 +37,13 @@ class ParsedFieldSelector implements FieldSelector {
     this.#text = rendered.map((entry) => entry.text).join(',');
   }
 
-  matches(meta: { readonly name?: string; readonly namespace?: string }): boolean {
+  matches(obj: FieldSelectable): boolean {
     const requirements = this.requirements;
     for (let i = 0; i < requirements.length; i++) {
       const requirement = requirements[i];
       if (requirement === undefined) continue;
-      // An absent name or namespace reads as '', so `metadata.namespace=` selects cluster-scoped objects.
-      const actual = (requirement.field === 'metadata.name' ? meta.name : meta.namespace) ?? '';
-      if ((actual === requirement.value) !== (requirement.operator === '=')) return false;
+      // An absent field reads as '', so `metadata.namespace=` selects cluster-scoped objects.
+      if ((fieldValue(obj, requirement.field) === requirement.value) !== (requirement.operator === '=')) return false;
     }
     return true;
   }
@@ -51,6 +51,16 @@ class ParsedFieldSelector implements FieldSelector {
   toString(): string {
     return this.#text;
   }
+}
+
+// The value of a dotted field as a selector compares it: metadata's two fields directly (the hot
+// path of every filtered list), others by walking the object; anything absent or not a scalar is ''.
+function fieldValue(obj: FieldSelectable, field: string): string {
+  if (field === 'metadata.name') return obj.metadata.name ?? '';
+  if (field === 'metadata.namespace') return obj.metadata.namespace ?? '';
+  let value: unknown = obj;
+  for (const part of field.split('.')) value = typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[part] : undefined;
+  return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? String(value) : '';
 }
 
 // Splits on commas not escaped by a backslash; escapes stay in the terms for unescapeValue.
@@ -68,7 +78,7 @@ function splitTerms(text: string): Term[] {
   return terms;
 }
 
-function parseTerm(text: string, term: Term): FieldRequirement {
+function parseTerm(text: string, term: Term, supported: (field: string) => boolean): FieldRequirement {
   const operatorAt = findOperator(term.text);
   if (operatorAt === undefined) {
     throw syntaxError(text, term.position, `found '${term.text}', expected: field=value, field==value or field!=value`);
@@ -77,10 +87,10 @@ function parseTerm(text: string, term: Term): FieldRequirement {
   // Whitespace around a field name is harmless; values are taken verbatim, as in Kubernetes.
   const field = term.text.slice(0, index).trim();
   if (field === '') throw syntaxError(text, term.position + index, `found '${operator}', expected: field name`);
-  if (!SUPPORTED_FIELDS.has(field)) throw new AppError('BadRequest', `field label not supported: ${field}`);
+  if (!supported(field)) throw new AppError('BadRequest', `field label not supported: ${field}`);
   const valueStart = index + operator.length;
   const value = unescapeValue(text, term.text.slice(valueStart), term.position + valueStart);
-  return { field: field as SupportedField, operator: operator === '!=' ? '!=' : '=', value };
+  return { field, operator: operator === '!=' ? '!=' : '=', value };
 }
 
 // The first `!=`, `==` or `=` splits field from value, as Kubernetes' splitTerm does.

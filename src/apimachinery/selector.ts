@@ -26,15 +26,23 @@ export interface LabelSelector {
 
 /** FieldRequirement is one term of a field selector; only =, == (folded to =) and != exist. */
 export interface FieldRequirement {
-  readonly field: 'metadata.name' | 'metadata.namespace';
+  /** field is a dotted path: metadata.name and metadata.namespace everywhere, more where a resource has them (events). */
+  readonly field: string;
   readonly operator: '=' | '!=';
   readonly value: string;
 }
 
-/** FieldSelector is a parsed field selector over metadata.name and metadata.namespace. */
+/** FieldSelectable is what a field selector reads: an object's metadata and, for other fields, the object itself. */
+export interface FieldSelectable {
+  readonly metadata: { readonly name?: string; readonly namespace?: string };
+  readonly [field: string]: unknown;
+}
+
+/** FieldSelector is a parsed field selector. */
 export interface FieldSelector {
   readonly requirements: readonly FieldRequirement[];
   readonly empty: boolean;
-  matches(meta: { readonly name?: string; readonly namespace?: string }): boolean;
+  /** matches reads each field of obj (an absent one reads as ''). */
+  matches(obj: FieldSelectable): boolean;
   toString(): string;
 }

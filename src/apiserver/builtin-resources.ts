@@ -24,6 +24,16 @@ export const SECRETS = builtin({
   listKind: 'SecretList', namespaced: true, statusSubresource: false, shortNames: [], nameRule: 'subdomain',
 });
 
+/** EVENTS is core/v1 events, with the field selectors kube-apiserver gives them (what `kubectl describe` asks). */
+export const EVENTS = builtin({
+  group: '', version: 'v1', resource: 'events', singular: 'event', kind: 'Event',
+  listKind: 'EventList', namespaced: true, statusSubresource: false, shortNames: ['ev'], nameRule: 'subdomain',
+  fieldSelectors: [
+    'involvedObject.kind', 'involvedObject.namespace', 'involvedObject.name', 'involvedObject.uid', 'involvedObject.apiVersion',
+    'involvedObject.resourceVersion', 'involvedObject.fieldPath', 'reason', 'reportingComponent', 'source', 'type',
+  ],
+});
+
 /** CUSTOM_RESOURCE_DEFINITIONS is apiextensions.k8s.io/v1 customresourcedefinitions. */
 export const CUSTOM_RESOURCE_DEFINITIONS = builtin({
   group: 'apiextensions.k8s.io', version: 'v1', resource: 'customresourcedefinitions',
@@ -49,5 +59,5 @@ export const CLUSTER_CACHED_RESOURCES = builtin({
 
 /** BUILTIN_RESOURCES lists every built-in resource of the embedded source. */
 export const BUILTIN_RESOURCES: readonly ResourceInfo[] = Object.freeze([
-  NAMESPACES, CONFIGMAPS, SECRETS, CUSTOM_RESOURCE_DEFINITIONS, CLUSTER_CACHED_RESOURCES,
+  NAMESPACES, CONFIGMAPS, SECRETS, EVENTS, CUSTOM_RESOURCE_DEFINITIONS, CLUSTER_CACHED_RESOURCES,
 ]);

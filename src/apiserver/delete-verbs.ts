@@ -31,7 +31,7 @@ export async function deleteVerb(ctx: ApiContext, target: RequestTarget, req: Fa
   const query = req.query as Record<string, QueryValue>;
   const page = await ctx.store.list(scopeOf(target), {
     labelSelector: parseLabelSelector(firstValue(query['labelSelector']) ?? ''),
-    fieldSelector: parseFieldSelector(firstValue(query['fieldSelector']) ?? ''),
+    fieldSelector: parseFieldSelector(firstValue(query['fieldSelector']) ?? '', target.info.fieldSelectors),
   });
   const deleted: KubeObject[] = [];
   for (const obj of page.items) {

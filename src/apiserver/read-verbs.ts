@@ -38,7 +38,7 @@ export async function listOrWatch(ctx: ApiContext, target: RequestTarget, req: F
   const query = req.query as Query;
   const selectors = {
     labelSelector: parseLabelSelector(firstValue(query['labelSelector']) ?? ''),
-    fieldSelector: parseFieldSelector(firstValue(query['fieldSelector']) ?? ''),
+    fieldSelector: parseFieldSelector(firstValue(query['fieldSelector']) ?? '', target.info.fieldSelectors),
   };
   if (parseBoolean('watch', query['watch'])) {
     await watch(ctx, target, req, reply, selectors);

@@ -22,6 +22,8 @@ export interface ResourceInfo {
   readonly storageVersion: boolean;
   /** readOnly resources refuse every write with 405 MethodNotAllowed. */
   readonly readOnly?: boolean;
+  /** fieldSelectors are the fields a field selector may name besides metadata.name and metadata.namespace. */
+  readonly fieldSelectors?: readonly string[];
   /** printerColumns are a CRD version's additionalPrinterColumns: `kubectl get` shows them after Name. */
   readonly printerColumns?: readonly PrinterColumn[];
 }

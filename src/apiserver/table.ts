@@ -60,6 +60,15 @@ const extraColumns: Readonly<Record<string, readonly Column[]>> = {
     name: 'Data', type: 'integer', format: '', priority: 0, description: 'Number of data keys.',
     cell: (obj) => countOf('data')(obj) + countOf('binaryData')(obj),
   }],
+  '/events': [
+    { name: 'Last Seen', type: 'string', format: '', priority: 0, description: 'Time since the event was last seen.',
+      cell: (obj, now) => age(stringField(obj, 'lastTimestamp') || stringField(obj, 'eventTime') || obj.metadata.creationTimestamp, now) },
+    { name: 'Type', type: 'string', format: '', priority: 0, description: 'Normal or Warning.', cell: (obj) => stringField(obj, 'type') },
+    { name: 'Reason', type: 'string', format: '', priority: 0, description: 'Why the event was recorded.', cell: (obj) => stringField(obj, 'reason') },
+    { name: 'Object', type: 'string', format: '', priority: 0, description: 'The object the event is about.',
+      cell: (obj) => (isPlainObject(obj['involvedObject']) ? `${String(obj['involvedObject']['kind'] ?? '').toLowerCase()}/${String(obj['involvedObject']['name'] ?? '')}` : '') },
+    { name: 'Message', type: 'string', format: '', priority: 0, description: 'What happened.', cell: (obj) => stringField(obj, 'message') },
+  ],
   '/secrets': [
     { name: 'Type', type: 'string', format: '', priority: 0, description: 'The type of the secret.',
       cell: (obj) => (typeof obj['type'] === 'string' ? obj['type'] : 'Opaque') },
@@ -67,12 +76,19 @@ const extraColumns: Readonly<Record<string, readonly Column[]>> = {
   ],
 };
 
+function stringField(obj: KubeObject, field: string): string {
+  const value = obj[field];
+  return typeof value === 'string' ? value : '';
+}
+
 /** columnsOf are a resource's columns: Name, then its printer columns if it has any, else the built-in ones and Age. */
 function columnsOf(info: ResourceInfo): readonly Column[] {
   const printer = info.printerColumns ?? [];
   if (printer.length > 0) {
     return [nameColumn, ...printer.map(({ jsonPath: _path, ...definition }, i): Column => ({ ...definition, cell: (obj, now) => printedCell(printer[i] as PrinterColumn, obj, now) }))];
   }
+  // Events print as kubectl's own event table does: their columns carry the time, no Name or Age.
+  if (info.group === '' && info.resource === 'events') return extraColumns['/events'] ?? [];
   return [nameColumn, ...(extraColumns[`${info.group}/${info.resource}`] ?? []), ageColumn];
 }
 

@@ -1,6 +1,8 @@
-// Every HTTP surface of one app, registered in order on its fastify instance: load shedding and
-// authentication first (they guard everything after them), then operations (metrics, probes,
-// /version), the embedded source, the REST and GraphQL facades, and the cache API.
+// Every HTTP surface of one app, registered in order on its fastify instance: CORS first (a
+// preflight carries no token, and a shed or refused answer must still be readable by the page
+// that asked), then load shedding and authentication (they guard everything after them), then
+// operations (metrics, probes, /version), the embedded source, the REST and GraphQL facades, and
+// the cache API.
 
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config/config.js';
@@ -15,10 +17,12 @@ import { authorizeClusterRequest } from '../auth/cluster-guard.js';
 import { GRAPHIQL_ROUTES } from '../graphql/graphiql-page.js';
 import { graphqlPlugin } from '../graphql/graphql-plugin.js';
 import { facadePlugin } from '../http/facade/facade-plugin.js';
+import { registerCors } from '../http/cors.js';
 import { registerLoadShedding } from '../http/load-shedding.js';
 import { metricsPlugin } from '../http/metrics-route.js';
 import { probesPlugin } from '../http/probes.js';
 import type { Checker } from '../http/probes.js';
+import { UI_ROUTES, uiRoutes } from '../http/ui-routes.js';
 import type { Metrics } from '../metrics/metrics.js';
 import type { ResourceStore } from '../store/store.js';
 import type { AuthRuntime } from './auth-runtime.js';
@@ -42,8 +46,10 @@ export interface HttpSurfaces {
 /** registerHttpSurfaces registers every route family of the app. */
 export async function registerHttpSurfaces(fastify: FastifyInstance, s: HttpSurfaces): Promise<void> {
   const { config, auth, metrics, data } = s;
+  await registerCors(fastify, config.http.cors.origins);
   await registerLoadShedding(fastify, { maxEventLoopDelayMs: config.limits.maxEventLoopDelayMs, retryAfterSeconds: 10 });
-  await fastify.register(authPlugin, { ...auth.plugin, publicRoutes: GRAPHIQL_ROUTES });
+  // Pages of static files, which hold no data, are served without a token: GraphiQL and the dashboard.
+  await fastify.register(authPlugin, { ...auth.plugin, publicRoutes: new Set([...GRAPHIQL_ROUTES, ...UI_ROUTES]) });
   await fastify.register(metricsPlugin, { metrics });
   await fastify.register(probesPlugin, { readiness: s.readiness });
   // kube-apiserver serves /version at its root; `kubectl --server <base>/clusters/root get --raw /version` asks there (a raw path is server-relative).
@@ -72,6 +78,7 @@ export async function registerHttpSurfaces(fastify: FastifyInstance, s: HttpSurf
     subscriptionQueueBytes: config.watch.maxBufferedBytes,
     ...(auth.authenticator ? { authenticator: auth.authenticator } : {}),
   });
+  await fastify.register(uiRoutes, {});
   await fastify.register(apiServerPlugin, {
     ...common, prefix: '/services/cache/shards/:shard/clusters/:cluster', store: s.stores.cache, catalog: cacheApiCatalog(), hooks: {},
     locate: locateInCache, requireNamespaces: false, watches: s.watches.cache, consistentRead: () => data.read.waitForRead({}),

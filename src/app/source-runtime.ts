@@ -3,11 +3,10 @@
 // root (with app.ts): the only code that knows both the kube module and the controllers.
 
 import type { Logger } from 'pino';
-import { isAppError } from '../errors.js';
 import type { GroupResource, GroupVersionResource } from '../apimachinery/gvr.js';
 import type { KubeObject } from '../apimachinery/object-meta.js';
 import { ClusterCachedResourceController } from '../controllers/clustercachedresources/ccr-controller.js';
-import type { CcrClient, CopyPurger, StartChild } from '../controllers/clustercachedresources/ccr-deps.js';
+import type { CopyPurger, StartChild } from '../controllers/clustercachedresources/ccr-deps.js';
 import { controllerMetricsOf } from '../controllers/runtime/controller-metrics.js';
 import { queueMetricsOf } from '../controllers/runtime/queue-metrics.js';
 import { ReplicationController } from '../controllers/replication/replication-controller.js';
@@ -18,6 +17,7 @@ import type { SourceHealth } from '../controllers/clustercachedresources/ccr-rep
 import { DiscoveryClient } from '../kube/discovery-client.js';
 import type { Reflector } from '../kube/reflector.js';
 import { DynamicClient } from '../kube/dynamic-client.js';
+import { ccrClient } from './ccr-client.js';
 import type { SharedInformers } from '../kube/shared-informers.js';
 import type { SourceConnection } from '../kube/source-connection.js';
 import { clusterOf } from '../kube/source-connection.js';
@@ -27,8 +27,6 @@ import type { ResourceStore } from '../store/store.js';
 
 /** CCR_GVR is the resource the root controller watches in every source. */
 export const CCR_GVR: GroupVersionResource = Object.freeze({ group: 'cache.kcp.io', version: 'v1alpha1', resource: 'clustercachedresources' });
-const SECRETS: GroupVersionResource = Object.freeze({ group: '', version: 'v1', resource: 'secrets' });
-const NAMESPACES: GroupVersionResource = Object.freeze({ group: '', version: 'v1', resource: 'namespaces' });
 
 /** SourceRuntimeOptions are what one source needs from the app. */
 export interface SourceRuntimeOptions {
@@ -67,6 +65,12 @@ export interface SourceRuntime {
   replicationProgress(cluster: string): ClusterProgress;
   /** check throws with the reason when the source is not connected or not synced. */
   check(): void;
+  /**
+   * lastSeenConnected looks at the CCR informer now and returns the last time (epoch ms) it was
+   * seen connected: listed, with its list or watch connection up and no error since. Undefined
+   * before the first list. It advances only when asked (at each scrape), which is all a metric needs.
+   */
+  lastSeenConnected(): number | undefined;
   /** lead starts the controllers (no-op while they run); with gateReadiness, readiness waits for their first sync. */
   lead(gateReadiness: boolean): void;
   /** follow stops the controllers; the copies they wrote stay. */
@@ -108,7 +112,7 @@ export function startSourceRuntime(opts: SourceRuntimeOptions): SourceRuntime {
   const newController = (): ClusterCachedResourceController => new ClusterCachedResourceController({
     shard: source.name,
     ccrs: Object.assign(ccrs.reflector, { clusterOf: (obj: KubeObject) => clusterOf(source, obj) }),
-    client: ccrClient(client),
+    client: ccrClient(client, CCR_GVR),
     resolve: (cluster, gvr) => discovery.resolve(cluster, gvr),
     startChild,
     purger: opts.purger,
@@ -136,6 +140,7 @@ export function startSourceRuntime(opts: SourceRuntimeOptions): SourceRuntime {
     await stopping?.stop();
   };
   if (opts.leading) lead(true);
+  let lastSeenConnectedMs: number | undefined;
   return {
     name: source.name,
     client,
@@ -168,6 +173,10 @@ export function startSourceRuntime(opts: SourceRuntimeOptions): SourceRuntime {
       // Only the first sync counts: a CCR created later reports its progress in its own status.
       if (firstSync !== undefined && !firstSync.hasSynced()) throw new Error('first sync not finished: the ClusterCachedResources found at start are still replicating');
     },
+    lastSeenConnected() {
+      if (ccrs.reflector.hasSynced() && ccrs.reflector.lastError() === undefined) lastSeenConnectedMs = Date.now();
+      return lastSeenConnectedMs;
+    },
     lead,
     follow,
     async stop() {
@@ -190,34 +199,4 @@ function sourceHealth(reflector: Reflector, now: number): SourceHealth {
   const since = reflector.failingSince();
   if (error === undefined || since === undefined || now - Date.parse(since) < LOST_SOURCE_GRACE_MS) return { error: undefined, since: undefined };
   return { error, since };
-}
-
-/** ccrClient adapts the dynamic client to what the root controller writes. */
-function ccrClient(client: DynamicClient): CcrClient {
-  return {
-    async patchCcr(cluster, name, patch) {
-      await client.patch(cluster, CCR_GVR, undefined, name, patch, 'merge');
-    },
-    async patchCcrStatus(cluster, name, status) {
-      await client.patch(cluster, CCR_GVR, undefined, name, { status }, 'merge', 'status');
-    },
-    async getSecret(cluster, namespace, name) {
-      try {
-        return await client.get(cluster, SECRETS, namespace, name);
-      } catch (err) {
-        if (isAppError(err, 'NotFound')) return undefined;
-        throw err;
-      }
-    },
-    async createSecret(cluster, secret) {
-      await client.create(cluster, SECRETS, secret.metadata.namespace, secret);
-    },
-    async ensureNamespace(cluster, name) {
-      try {
-        await client.create(cluster, NAMESPACES, undefined, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
-      } catch (err) {
-        if (!isAppError(err, 'AlreadyExists')) throw err;
-      }
-    },
-  };
 }

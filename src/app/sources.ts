@@ -6,7 +6,11 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config/config.js';
 import type { KubeObject } from '../apimachinery/object-meta.js';
-import type { Metrics } from '../metrics/metrics.js';
+import { isPlainObject } from '../apimachinery/object-meta.js';
+import { CLUSTER_ANNOTATION } from '../cachedobjects/cached-object-annotations.js';
+import { readCcr } from '../controllers/clustercachedresources/ccr-view.js';
+import type { CcrPhase } from '../controllers/clustercachedresources/ccr-view.js';
+import type { CcrObservation, Metrics, SourceObservation } from '../metrics/metrics.js';
 import { SharedInformers } from '../kube/shared-informers.js';
 import { connectSource, embeddedSource } from '../kube/source-connection.js';
 import type { SourceConnection } from '../kube/source-connection.js';
@@ -16,6 +20,9 @@ import type { ResourceStore } from '../store/store.js';
 import { cachePurger } from './cache-store.js';
 import { startSourceRuntime } from './source-runtime.js';
 import type { SourceRuntime } from './source-runtime.js';
+
+/** CCR_PHASES are every phase a CCR's status may have: the compiler holds the list to CcrPhase, both ways. */
+export const CCR_PHASES: readonly string[] = Object.keys({ Initializing: true, Ready: true, Deleting: true, Deleted: true } satisfies Record<CcrPhase, true>);
 
 /** SourcesOptions are what the sources need from the app. */
 export interface SourcesOptions {
@@ -107,9 +114,28 @@ export class Sources {
     runtime.check();
   }
 
+  /** observedSources report every configured source to the metrics: up when its readiness check passes. */
+  observedSources(): SourceObservation[] {
+    return this.names.map((name) => ({ source: name, up: this.#passes(name), lastSeenConnectedMs: this.runtime(name)?.lastSeenConnected() }));
+  }
+
+  /** observedCcrs report every source's CCRs (as reported) to the metrics: their phase and object counts. */
+  observedCcrs(): CcrObservation[] {
+    return this.#runtimes.flatMap((r) => r.clusterCachedResources().map((ccr) => ccrObservation(r.name, ccr)));
+  }
+
   /** clusterCachedResources are every source's CCRs, as reported. */
   clusterCachedResources(): KubeObject[] {
     return this.#runtimes.flatMap((r) => r.clusterCachedResources());
+  }
+
+  #passes(name: string): boolean {
+    try {
+      this.check(name);
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   /** hasReplicated tells whether the cache holds at least the wanted version of its source. */
@@ -117,4 +143,22 @@ export class Sources {
     const runtime = this.runtime(wanted.shard);
     return runtime !== undefined && replicatedAtLeast(runtime.replicationProgress(wanted.cluster), wanted);
   }
+}
+
+/** ccrObservation reads what the metrics show of one reported CCR: its phase and its status' object counts. */
+function ccrObservation(source: string, ccr: KubeObject): CcrObservation {
+  const view = readCcr(ccr.metadata.annotations?.[CLUSTER_ANNOTATION] ?? '', ccr);
+  const counts = isPlainObject(view.status['resourceCounts']) ? view.status['resourceCounts'] : {};
+  const phase = view.status['phase'];
+  return {
+    source,
+    cluster: view.cluster,
+    ccr: view.name,
+    phase: typeof phase === 'string' ? phase : undefined,
+    objects: { local: countOf(counts['local']), cache: countOf(counts['cache']) },
+  };
+}
+
+function countOf(value: unknown): number | undefined {
+  return typeof value === 'number' ? value : undefined;
 }

@@ -2,7 +2,7 @@
 // `Authorization: Bearer <token>` before any route runs: no token or an unknown one is 401, a
 // token over its rate is 429 with Retry-After; the principal found is put on the request for the
 // routes to authorize with (authorizer.ts). Probes are always open; /metrics when configured so;
-// the public routes app.ts names (the GraphiQL page, static files only) too.
+// the public routes app.ts names (the GraphiQL page and the dashboard, static files only) too.
 // A real WebSocket handshake on /graphql without the header is let through (websocket-handshake.ts:
 // a GET that Node hands to the WebSocket server, never an HTTP request that merely carries an
 // Upgrade header): graphql-ws clients send their token in the connection_init payload, and the
@@ -32,7 +32,7 @@ export interface AuthPluginOptions {
   readonly limiter?: TokenBucketLimiter<Principal>;
   /** metricsOpen serves /metrics without a token. */
   readonly metricsOpen: boolean;
-  /** publicRoutes are served without a token: pages of static files that hold no data (GraphiQL's). */
+  /** publicRoutes are served without a token: pages of static files that hold no data (GraphiQL's, the dashboard's). */
   readonly publicRoutes?: ReadonlySet<string>;
 }
 

@@ -59,6 +59,21 @@ const EtcdSchema = section({
   compactIntervalMinutes: wholeNumber(0, 1440, { default: 5, description: 'how often old revisions are compacted; 0 = never' }),
 });
 
+// An origin exactly as a browser sends it in `Origin`, since CORS compares the two as strings:
+// lowercase, no path or trailing slash, no default port (a browser leaves :80 and :443 out).
+const HOST_LABEL = '[a-z0-9]([a-z0-9-]*[a-z0-9])?';
+const ORIGIN_HOST = `(${HOST_LABEL}(\\.${HOST_LABEL})*|\\[[0-9a-f:.]+\\])`;
+const ORIGIN_PATTERN = `^(\\*|(?!http://.*:80$)(?!https://.*:443$)https?://${ORIGIN_HOST}(:[1-9][0-9]{0,4})?)$`;
+
+const HttpSchema = section({
+  cors: section({
+    origins: listOf(Type.String({
+      pattern: ORIGIN_PATTERN,
+      hint: 'must be an origin as a browser sends it, scheme://host[:port] (http or https, lowercase, no path or trailing slash, no default port), or * for any origin',
+    }), { default: [], title: 'list of origins (`https://host[:port]`), or `*`', description: 'origins whose pages may call the REST and GraphQL APIs with credentials (CORS); `*` = any origin; empty = no CORS headers' }),
+  }),
+});
+
 /** ConfigSchema is the whole config file. */
 export const ConfigSchema = strictObject({
   host: Type.String({ pattern: '^[A-Za-z0-9.:[\\]-]+$', default: '127.0.0.1', title: 'host name or IP address', hint: 'must be a host name or IP address', description: 'address to listen on' }),
@@ -88,6 +103,7 @@ export const ConfigSchema = strictObject({
     maxEventLoopDelayMs: wholeNumber(0, 60_000, { default: 1000, description: 'event-loop delay above which requests are shed with 503; 0 = never' }),
     minResourceVersionWaitMs: wholeNumber(0, 60_000, { default: 5000, description: 'longest a read with `minResourceVersion` waits (then: 504)' }),
   }),
+  http: HttpSchema,
   ha: section({
     leaseSeconds: wholeNumber(2, 120, { default: 10, description: 'with the etcd backend: the leader election lease; a replica that stops renewing it (killed, paused) loses the leadership this long after' }),
     consistentReadWaitMs: wholeNumber(100, 60_000, { default: 5000, description: 'with the etcd backend: longest a consistent read waits for this replica\'s cache to reach etcd\'s revision (then: 504)' }),

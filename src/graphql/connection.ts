@@ -4,16 +4,27 @@
 // item i" (resume by fetching that page again, i + 1 + first items, and skipping i + 1). After the
 // first page both stay on the list's consistent snapshot, so pages neither repeat nor skip items
 // while the cache changes (a cursor inside the first page re-reads the list's start).
+// Paging goes forward only: a continue token resumes a snapshot after a point and cannot walk it
+// backwards, so `last` and `before` would mean re-reading the list from its start; they are not
+// offered, and hasPreviousPage tells only whether `after` named an edge (one before this page).
 
 import { AppError } from '../errors.js';
 import type { KubeObject } from '../apimachinery/object-meta.js';
 import type { CachedObjectFilter, ReadModel } from '../read/read-model.js';
 import type { QueryLimits } from './query-limits.js';
 
+/** PageInfo is the value of the SDL type of the same name, as the Relay connection spec has it. */
+export interface PageInfo {
+  readonly hasNextPage: boolean;
+  readonly hasPreviousPage: boolean;
+  readonly startCursor: string | null;
+  readonly endCursor: string | null;
+}
+
 /** CachedObjectConnection is the value of the SDL type of the same name. */
 export interface CachedObjectConnection {
   readonly edges: ReadonlyArray<{ readonly node: KubeObject; readonly cursor: string }>;
-  readonly pageInfo: { readonly hasNextPage: boolean; readonly endCursor: string | null };
+  readonly pageInfo: PageInfo;
   readonly totalCount: number;
 }
 
@@ -42,11 +53,14 @@ export async function listConnection(read: ReadModel, filter: CachedObjectFilter
     const cursor: Cursor = last && page.continue ? { c: page.continue } : { p: token, i: skip + index };
     return { node, cursor: encodeCursor(cursor) };
   });
-  return {
-    edges,
-    pageInfo: { hasNextPage: page.continue !== undefined && page.continue !== '', endCursor: edges.at(-1)?.cursor ?? null },
-    totalCount: page.totalCount,
+  const pageInfo: PageInfo = {
+    hasNextPage: page.continue !== undefined && page.continue !== '',
+    // A valid `after` names an edge, and that edge comes before this page (the page may be empty).
+    hasPreviousPage: after !== undefined,
+    startCursor: edges[0]?.cursor ?? null,
+    endCursor: edges.at(-1)?.cursor ?? null,
   };
+  return { edges, pageInfo, totalCount: page.totalCount };
 }
 
 function encodeCursor(cursor: Cursor): string {

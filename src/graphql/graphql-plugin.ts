@@ -11,6 +11,11 @@
 // preSubscriptionExecution hook. A WebSocket must authenticate in connection_init before it may
 // send a document, within per-connection limits on message size and rate (subscription-gate.ts).
 //
+// Operations are counted once they pass validation (preExecution, preSubscriptionExecution), and
+// errors once each as they leave: in the HTTP answer (preSerialization), in a subscription's event
+// (the error formatter), or as the error a subscription fails with (its validation, or the error
+// its stream ends with: mercurius sends those without the formatter).
+//
 // The plugin is encapsulated: mercurius, its error handler and @fastify/websocket stay inside it.
 
 import { readFile } from 'node:fs/promises';
@@ -22,13 +27,13 @@ import type { MercuriusCommonOptions } from 'mercurius';
 import { principalOf } from '../auth/request-principal.js';
 import type { TokenAuthenticator } from '../auth/token-authenticator.js';
 import { graphqlAccess } from './graphql-access.js';
-import type { OpenStreamsGauge } from '../metrics/metrics.js';
 import type { ReadModel } from '../read/read-model.js';
 import type { WriteService } from '../write/write-service.js';
 import { EventStreams } from './event-streams.js';
 import { formatGraphqlErrors } from './format-graphql-errors.js';
 import { graphiqlPage } from './graphiql-page.js';
-import { graphqlJs } from './graphql-runtime.js';
+import { countAnswerErrors, countErrors, countThrown, countersOf, countingStreamErrors, graphqlJs, operationTypeOf } from './graphql-runtime.js';
+import type { CountingGauge } from './graphql-runtime.js';
 import { graphqlRequestGuard } from './http-request-guard.js';
 import { createLoaders } from './loaders.js';
 import { DEFAULT_QUERY_LIMITS, queryLimitRules } from './query-limits.js';
@@ -53,8 +58,12 @@ export interface GraphqlPluginOptions {
   readonly read: ReadModel;
   /** write performs the mutations; without it every mutation answers METHOD_NOT_ALLOWED. */
   readonly write?: WriteService;
-  /** subscriptionsGauge counts the open subscriptions (the app's cachegate_graphql_subscriptions gauge). */
-  readonly subscriptionsGauge?: OpenStreamsGauge;
+  /**
+   * subscriptionsGauge counts the open subscriptions (the app's cachegate_graphql_subscriptions
+   * gauge). The app's also counts operations, errors and delivered events (GraphqlCounters); a
+   * bare gauge counts only the open subscriptions.
+   */
+  readonly subscriptionsGauge?: CountingGauge;
   readonly limits?: Partial<QueryLimits>;
   /** websocket bounds each WebSocket connection's messages (default DEFAULT_CONNECTION_LIMITS). */
   readonly websocket?: Partial<ConnectionLimits>;
@@ -77,6 +86,7 @@ export interface GraphqlPluginOptions {
 export async function graphqlPlugin(fastify: FastifyInstance, options: GraphqlPluginOptions): Promise<void> {
   const limits: QueryLimits = { ...DEFAULT_QUERY_LIMITS, ...options.limits };
   const rules = queryLimitRules(limits);
+  const counters = countersOf(options.subscriptionsGauge);
   const events = new EventStreams({
     read: options.read,
     queueSize: options.subscriptionQueue ?? DEFAULT_SUBSCRIPTION_QUEUE,
@@ -84,14 +94,18 @@ export async function graphqlPlugin(fastify: FastifyInstance, options: GraphqlPl
     ...(options.subscriptionsGauge ? { gauge: options.subscriptionsGauge } : {}),
   });
   const access = graphqlAccess(options.read, options.write, options.authenticator !== undefined);
-  // Added before mercurius so that its routes inherit the hook and it uses this WebSocket server.
+  // Added before mercurius so that its routes inherit the hooks and it uses this WebSocket server.
   fastify.addHook('preHandler', graphqlRequestGuard(limits));
+  fastify.addHook('preSerialization', async (req, _reply, payload: unknown) => {
+    if (req.routeOptions.url === '/graphql') countAnswerErrors(payload, counters);
+    return payload;
+  });
   const websocket: ConnectionLimits = { ...DEFAULT_CONNECTION_LIMITS, ...options.websocket };
   const gate = new SubscriptionGate({ limits: websocket, documentLimits: limits, ...(options.authenticator ? { authenticator: options.authenticator } : {}) });
   await registerSubscriptionTransport(fastify, gate, websocket.maxMessageBytes);
   await fastify.register(mercurius, {
     schema: await readFile(options.schemaFile ?? SCHEMA_FILE, 'utf8'),
-    resolvers: createResolvers({ read: options.read, limits, events, access, ...(options.write ? { write: options.write } : {}) }),
+    resolvers: countingStreamErrors(createResolvers({ read: options.read, limits, events, access, ...(options.write ? { write: options.write } : {}) }), counters),
     loaders: createLoaders(options.read, access),
     path: '/graphql',
     graphiql: false, // mercurius' GraphiQL loads its files from a CDN; graphiql-page.ts serves them itself
@@ -99,7 +113,12 @@ export async function graphqlPlugin(fastify: FastifyInstance, options: GraphqlPl
     // The guard and the gate count tokens before this parse; the bound here is the same limit.
     graphql: { parseOptions: { maxTokens: limits.maxTokens } },
     cache: DOCUMENT_CACHE_SIZE,
-    errorFormatter: formatGraphqlErrors,
+    errorFormatter: (execution, context) => {
+      const formatted = formatGraphqlErrors(execution, context);
+      // HTTP answers are counted as they are serialised; a subscription's event has no reply.
+      if (context.reply === undefined) countErrors(formatted.response.errors, counters);
+      return formatted;
+    },
     context: (request) => ({ principal: principalOf(request) }),
     subscription: subscriptionOptions(gate),
   });
@@ -107,9 +126,21 @@ export async function graphqlPlugin(fastify: FastifyInstance, options: GraphqlPl
   fastify.graphql.addHook('preValidation', (_schema, document) => {
     refuseRepeatedFields(document, limits);
   });
+  fastify.graphql.addHook('preExecution', (_schema, document, context) => {
+    counters.operation(operationTypeOf(document, context));
+  });
   fastify.graphql.addHook('preSubscriptionExecution', (schema, document) => {
-    refuseRepeatedFields(document, limits);
-    validateSubscription(schema, document, rules);
+    try {
+      refuseRepeatedFields(document, limits);
+      validateSubscription(schema, document, rules);
+    } catch (err) {
+      countThrown(err, counters);
+      throw err;
+    }
+    counters.operation('subscription');
+  });
+  fastify.graphql.addHook('onSubscriptionResolution', () => {
+    counters.delivered();
   });
   // Watches end before the server closes: each open subscription completes.
   fastify.addHook('preClose', async () => {

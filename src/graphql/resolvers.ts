@@ -29,7 +29,7 @@ export const PROPERTY_FIELDS: Readonly<Record<string, readonly string[]>> = Obje
   CachedObjectSpec: ['raw'],
   CachedObjectConnection: ['edges', 'pageInfo', 'totalCount'],
   CachedObjectEdge: ['node', 'cursor'],
-  PageInfo: ['hasNextPage', 'endCursor'],
+  PageInfo: ['hasNextPage', 'hasPreviousPage', 'startCursor', 'endCursor'],
   Schema: ['name', 'group', 'version', 'resource', 'clusters', 'count'],
   SchemaCluster: ['shard', 'cluster', 'count'],
   CachedObjectEvent: ['type', 'object'],

@@ -4,22 +4,28 @@
 // narrow interfaces over them). Process, Node and HTTP metrics keep their conventional names so
 // stock dashboards work; cachegate's own start with `cachegate_`.
 
-import { Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Histogram, Registry } from 'prom-client';
+import { packageVersion, registerBuildInfo } from './build-info.js';
+import { observeCcrs } from './ccr-gauges.js';
+import type { ObservedCcrs } from './ccr-gauges.js';
 import { createControllerMetricFamilies } from './controller-metric-families.js';
 import type { ControllerMetricFamilies } from './controller-metric-families.js';
+import { registerDefaultMetrics } from './default-metrics.js';
 import { createInformerRestarts } from './informer-restarts.js';
 import type { InformerRestartsCounter } from './informer-restarts.js';
-import { METRIC_PREFIX, SSE_CLIENTS_METRIC, SUBSCRIPTIONS_GAUGE } from './metric-names.js';
+import { HTTP_REQUEST_DURATION_METRIC, METRIC_PREFIX } from './metric-names.js';
 import { observeCachedObjects, observeLeadership, observeOverlay, observeStreamingClients } from './observed-gauges.js';
 import type { CachedObjectCount, ObservedOverlay } from './observed-gauges.js';
 import { createQueueMetricFamilies } from './queue-metric-families.js';
 import type { QueueMetricFamilies } from './queue-metric-families.js';
+import { observeReadiness, observeSources } from './source-gauges.js';
+import type { ReadinessCheck, SourceObservation } from './source-gauges.js';
+import { createStreamMetrics } from './stream-metrics.js';
+import type { StreamsGauge, SubscriptionsGauge } from './stream-metrics.js';
 
-/** OpenStreamsGauge counts open streams: inc when one opens, dec when it ends. */
-export interface OpenStreamsGauge {
-  inc(): void;
-  dec(): void;
-}
+export type { CcrObservation, ObservedCcrs } from './ccr-gauges.js';
+export type { ReadinessCheck, SourceObservation } from './source-gauges.js';
+export type { GraphqlCounters, GraphqlOperationType, OpenStreamsGauge } from './stream-metrics.js';
 
 /** ObservedState is the app state the scrape-time gauges read at each scrape. */
 export interface ObservedState {
@@ -31,6 +37,12 @@ export interface ObservedState {
   readonly overlay?: ObservedOverlay;
   /** leading tells whether this process leads now. */
   readonly leading: () => boolean;
+  /** sources report each configured source's health; without them the source gauges have no series. */
+  readonly sources?: () => readonly SourceObservation[];
+  /** ccrs are the ClusterCachedResources the sources hold; without them the CCR gauges have no series. */
+  readonly ccrs?: ObservedCcrs;
+  /** readiness gives the checks /readyz runs; without them `cachegate_ready` is 1 whenever the process answers. */
+  readonly readiness?: () => Iterable<ReadinessCheck>;
 }
 
 /** Metrics holds the app's registry and every metric something records into. */
@@ -45,24 +57,28 @@ export interface Metrics {
   readonly controllers: ControllerMetricFamilies;
   /** informerRestarts: list/watch restarts, labelled by source and resource, held by the informers running. */
   readonly informerRestarts: InformerRestartsCounter;
-  /** sseClients: open Server-Sent Events streams of the REST facade. */
-  readonly sseClients: Gauge;
-  /** graphqlSubscriptions: open GraphQL subscriptions. */
-  readonly graphqlSubscriptions: Gauge;
+  /** sseClients: open Server-Sent Events streams of the REST facade, and the events written to them. */
+  readonly sseClients: StreamsGauge;
+  /** graphqlSubscriptions: open GraphQL subscriptions, and the GraphQL facade's counters (events, operations, errors). */
+  readonly graphqlSubscriptions: SubscriptionsGauge;
 }
 
 /** createMetrics makes a fresh registry holding every metric of one app, the scrape-time gauges reading observed. */
 export function createMetrics(observed: ObservedState): Metrics {
   const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
+  registerDefaultMetrics(registry);
+  registerBuildInfo(registry, packageVersion());
   observeStreamingClients(registry, observed.watchClients);
   observeCachedObjects(registry, observed.cachedObjects);
   if (observed.overlay !== undefined) observeOverlay(registry, observed.overlay);
   observeLeadership(registry, observed.leading);
+  observeSources(registry, observed.sources ?? (() => []));
+  observeCcrs(registry, observed.ccrs ?? { phases: [], list: () => [] });
+  observeReadiness(registry, observed.readiness ?? (() => []));
   return {
     registry,
     httpRequestDuration: new Histogram({
-      name: 'http_request_duration_seconds',
+      name: HTTP_REQUEST_DURATION_METRIC,
       help: 'Duration of HTTP requests, by method, route template and status code.',
       labelNames: ['method', 'route', 'status_code'] as const,
       registers: [registry],
@@ -77,15 +93,6 @@ export function createMetrics(observed: ObservedState): Metrics {
     workqueue: createQueueMetricFamilies(registry),
     controllers: createControllerMetricFamilies(registry),
     informerRestarts: createInformerRestarts(registry),
-    sseClients: new Gauge({
-      name: SSE_CLIENTS_METRIC,
-      help: 'Open Server-Sent Events streams of the REST facade (/v1/cachedobjects?watch=true).',
-      registers: [registry],
-    }),
-    graphqlSubscriptions: new Gauge({
-      name: SUBSCRIPTIONS_GAUGE,
-      help: 'Open GraphQL subscriptions (cachedObjectEvents).',
-      registers: [registry],
-    }),
+    ...createStreamMetrics(registry),
   };
 }

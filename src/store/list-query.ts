@@ -110,7 +110,7 @@ function predicateOf(scope: Scope, filters: ListFilters): Predicate | undefined 
     (namespace === undefined || (obj.metadata.namespace ?? '') === namespace) &&
     (where === undefined || where.matches(obj)) &&
     (labels === undefined || labels.matches(obj.metadata.labels)) &&
-    (fields === undefined || fields.matches(obj.metadata));
+    (fields === undefined || fields.matches(obj));
 }
 
 /** union merges buckets; an object indexed under several of the values appears once. */

@@ -48,7 +48,7 @@ export class Watcher {
   matches(obj: KubeObject): boolean {
     if (this.labelSelector !== undefined && !this.labelSelector.matches(obj.metadata.labels)) return false;
     if (this.where !== undefined && !this.where.matches(obj)) return false;
-    return this.fieldSelector === undefined || this.fieldSelector.matches(obj.metadata);
+    return this.fieldSelector === undefined || this.fieldSelector.matches(obj);
   }
 
   /** offer delivers a committed change of version rv in cluster, translated for this watcher. */

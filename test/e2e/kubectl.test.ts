@@ -203,6 +203,16 @@ describe('kubectl against the embedded source', () => {
     });
   });
 
+  it('case 19: describe shows a CCR\'s Events, and get events lists them', async () => {
+    // case 18 created the CCR `instances`, which became Ready.
+    await eventually(async () => {
+      const described = await kubectl.ok(['describe', 'clustercachedresource', 'instances']);
+      expect(described).toMatch(/^Events:/m);
+      expect(described).toMatch(/Normal\s+Ready\s+.*every selected object is replicated/);
+    });
+    expect(await kubectl.ok(['get', 'events', '-n', 'default'])).toMatch(/Normal\s+Ready\s+clustercachedresource\/instances\s+/);
+  });
+
   it('case 16: api-resources lists what the embedded source and the cache API serve', async () => {
     const source = await kubectl.ok(['api-resources', '--no-headers']);
     expect(source).toMatch(/^configmaps\s+cm\s+v1\s+true\s+ConfigMap$/m);

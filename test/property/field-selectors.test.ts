@@ -78,7 +78,7 @@ describe('field selector properties', () => {
           const actual = (t.field === 'metadata.name' ? object.name : object.namespace) ?? '';
           return t.operator === '!=' ? actual !== t.value : actual === t.value;
         });
-        expect(selector.matches(object)).toBe(model);
+        expect(selector.matches({ metadata: object })).toBe(model);
       }),
       fcOptions(),
     );

@@ -6,6 +6,7 @@ import type { KubeObject } from '../../apimachinery/object-meta.js';
 import type { ReplicationCounts } from '../replication/replication-controller.js';
 import type { ReplicationSpec } from '../replication/replication-spec.js';
 import type { LabelSelector } from '../../apimachinery/selector.js';
+import type { CcrEvent } from './ccr-events.js';
 
 /** CcrClient writes CCRs, their identity secrets and namespaces in the source. */
 export interface CcrClient {
@@ -16,6 +17,8 @@ export interface CcrClient {
   getSecret(cluster: string, namespace: string, name: string): Promise<KubeObject | undefined>;
   createSecret(cluster: string, secret: KubeObject): Promise<void>;
   ensureNamespace(cluster: string, name: string): Promise<void>;
+  /** recordEvent records an Event about a CCR (core/v1, in the `default` namespace, as for any cluster-scoped object). */
+  recordEvent(cluster: string, ccr: { readonly name: string; readonly uid: string }, event: CcrEvent): Promise<void>;
 }
 
 /** ResolvedResource is what REST mapping tells about a GVR in one logical cluster. */

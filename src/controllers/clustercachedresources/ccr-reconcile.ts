@@ -3,6 +3,8 @@
 // with fresh state (spec and status are never written in one pass).
 //   1 finalizer → 2 deletion → 3 schema (GVR, duplicate, kind/scope) → 4 identity → 5 replication
 
+import { transitionEvents } from './ccr-events.js';
+import type { CcrEvent } from './ccr-events.js';
 import { WorkingStatus } from './ccr-status.js';
 import { readCcr } from './ccr-view.js';
 import type { ReconcileContext, Step } from './reconcile-context.js';
@@ -26,8 +28,23 @@ export async function reconcileCcr(pass: CcrPass, cluster: string, stored: KubeO
   for (const step of CCR_STEPS) {
     if ((await step(ctx)) === 'stop') break;
   }
-  if (ctx.status.changed()) await pass.client.patchCcrStatus(ccr.cluster, ccr.name, ctx.status.value());
+  if (ctx.status.changed()) {
+    await pass.client.patchCcrStatus(ccr.cluster, ccr.name, ctx.status.value());
+    await recordTransitions(pass, ccr.cluster, { name: ccr.name, uid: stored.metadata.uid ?? '' }, transitionEvents(ccr.status, ctx.status.value()));
+  }
   return ctx.requeueAfterMs;
+}
+
+// Events are what users read later, not what the reconcile depends on: one that cannot be written
+// is logged and the reconcile goes on.
+async function recordTransitions(pass: CcrPass, cluster: string, ccr: { name: string; uid: string }, events: readonly CcrEvent[]): Promise<void> {
+  for (const event of events) {
+    try {
+      await pass.client.recordEvent(cluster, ccr, event);
+    } catch (err) {
+      pass.log.warn({ err, ccr: ccr.name, reason: event.reason }, 'an event about a ClusterCachedResource could not be recorded');
+    }
+  }
 }
 
 function timestamp(date: Date): string {

@@ -74,7 +74,10 @@ export async function serveSse(req: FastifyRequest, reply: FastifyReply, sse: Ss
   };
   deliver = (event) => {
     // Once cut, the rest of a replay is not even serialised.
-    if (!ended) write(`id: ${event.resourceVersion}\nevent: ${event.type}\ndata: ${sse.json.of(event.object)}\n\n`);
+    if (ended) return;
+    write(`id: ${event.resourceVersion}\nevent: ${event.type}\ndata: ${sse.json.of(event.object)}\n\n`);
+    // An event that pushed the stream past its bound was dropped with the connection.
+    if (!ended) sse.streams.delivered();
   };
   const unregister = sse.streams.add(() => finish(false));
   const keepAlive = setInterval(() => write(': keep-alive\n\n'), sse.limits.keepAliveMs).unref();

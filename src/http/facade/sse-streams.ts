@@ -22,6 +22,11 @@ export class SseStreams {
     };
   }
 
+  /** delivered counts one event written to a stream (when the gauge counts events). */
+  delivered(): void {
+    this.#gauge?.delivered?.();
+  }
+
   /** closeAll ends every open stream. */
   closeAll(): void {
     for (const close of [...this.#closers]) close();

@@ -92,3 +92,19 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   await mkdir(SCREENSHOTS, { recursive: true });
   await page.screenshot({ path: `${SCREENSHOTS}${name}.png`, fullPage: true });
 }
+
+/**
+ * withGuardedPage runs body on a guarded page of the app at appUrl and closes it, whatever happens.
+ * A wait that timed out says what the page tried to fetch elsewhere and logged, which is usually why.
+ */
+export async function withGuardedPage(browser: Browser, appUrl: string, body: (guarded: GuardedPage) => Promise<void>): Promise<void> {
+  const guarded = await guardedPage(browser, appUrl);
+  try {
+    await body(guarded);
+  } catch (err) {
+    if (!(err instanceof Error) || err.name !== 'TimeoutError') throw err;
+    throw new Error(`${err.message}\nblocked outside the origin: ${JSON.stringify(guarded.outside)}\nconsole errors: ${JSON.stringify(guarded.consoleErrors)}`, { cause: err });
+  } finally {
+    await guarded.close();
+  }
+}

@@ -14,26 +14,15 @@ import { startTestApp } from '../../helpers/test-app.js';
 import type { TestApp } from '../../helpers/test-app.js';
 import { SCHEMA, TOKENS, startAuthApp } from '../auth/auth-fixture.js';
 import { run, waitForEditor, waitForResult, writeHeaders, writeQuery } from './graphiql-driver.js';
-import { PAGE_TIMEOUT_MS, guardedPage, launchChromium, screenshot } from './guarded-browser.js';
+import { PAGE_TIMEOUT_MS, withGuardedPage, launchChromium, screenshot } from './guarded-browser.js';
 import type { GuardedPage } from './guarded-browser.js';
 
 const GVR = { group: 'machines.svm.io', version: 'v1alpha1', resource: 'instances' };
 const CASE_TIMEOUT_MS = 180_000;
 
-/**
- * withPage runs body on a guarded page of app and closes it, whatever happens. A wait that timed
- * out says what the page tried to fetch elsewhere and logged, which is usually why.
- */
-async function withPage(browser: Browser, app: TestApp, body: (guarded: GuardedPage) => Promise<void>): Promise<void> {
-  const guarded = await guardedPage(browser, app.url);
-  try {
-    await body(guarded);
-  } catch (err) {
-    if (!(err instanceof Error) || err.name !== 'TimeoutError') throw err;
-    throw new Error(`${err.message}\nblocked outside the origin: ${JSON.stringify(guarded.outside)}\nconsole errors: ${JSON.stringify(guarded.consoleErrors)}`, { cause: err });
-  } finally {
-    await guarded.close();
-  }
+/** withPage runs body on a guarded page of app (guarded-browser.ts). */
+function withPage(browser: Browser, app: TestApp, body: (guarded: GuardedPage) => Promise<void>): Promise<void> {
+  return withGuardedPage(browser, app.url, body);
 }
 
 /** openSubscriptions reads the server's count of open GraphQL subscriptions from /metrics. */

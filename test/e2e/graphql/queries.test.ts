@@ -13,6 +13,18 @@ const CRDS = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
 const GVR = { group: 'machines.svm.io', version: 'v1alpha1', resource: 'instances' };
 const SCHEMA = 'v1alpha1.instances.machines.svm.io';
 const NODE_FIELDS = 'apiVersion kind metadata { name namespace uid resourceVersion creationTimestamp labels annotations } spec { raw } object shard cluster';
+const PAGE_INFO = 'pageInfo { hasNextPage hasPreviousPage startCursor endCursor }';
+
+/** Page is a connection as the PageInfo cases read it. */
+interface Page {
+  readonly edges: ReadonlyArray<{ readonly cursor: string; readonly node: { readonly metadata: { readonly name: string } } }>;
+  readonly pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string | null; endCursor: string | null };
+}
+
+/** pageInfoOf is what PageInfo must say of a page's edges: its cursors are the first and the last edge's. */
+function pageInfoOf(page: Page, has: { next: boolean; previous: boolean }): Page['pageInfo'] {
+  return { hasNextPage: has.next, hasPreviousPage: has.previous, startCursor: page.edges[0]?.cursor ?? null, endCursor: page.edges.at(-1)?.cursor ?? null };
+}
 
 describe('GraphQL queries over 12 replicated instances', () => {
   let app: TestApp;
@@ -193,5 +205,39 @@ describe('GraphQL queries over 12 replicated instances', () => {
     const subscription = await gql(app.url, 'subscription { cachedObjectEvents { type } }');
     expect(subscription.status).toBe(400);
     expect(subscription.body.errors[0].extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
+  });
+
+  it('case 16: PageInfo of the first, a middle and the last page: previous only after a cursor, next until the end, start and end cursors', async () => {
+    const query = `query Page($after: String) { cachedObjects(filter: {schema: "${SCHEMA}", cluster: "root"}, first: 5, after: $after) {
+      ${PAGE_INFO} edges { cursor node { metadata { name } } } } }`;
+    const read = async (after: string | null): Promise<Page> => (await gql(app.url, query, { after })).body.data.cachedObjects;
+    const first = await read(null);
+    expect(first.pageInfo).toEqual(pageInfoOf(first, { next: true, previous: false }));
+    const middle = await read(first.pageInfo.endCursor);
+    expect(middle.pageInfo).toEqual(pageInfoOf(middle, { next: true, previous: true }));
+    // startCursor is a cursor like any other: as `after` it resumes right after the page's first
+    // edge. Read before the last page, for serving the last page ends the list's snapshot.
+    const resumed = await read(middle.pageInfo.startCursor);
+    const last = await read(middle.pageInfo.endCursor);
+    expect(last.edges).toHaveLength(2);
+    expect(last.pageInfo).toEqual(pageInfoOf(last, { next: false, previous: true }));
+    expect(resumed.edges.map((e) => e.node.metadata.name)).toEqual([...middle.edges.slice(1), ...last.edges.slice(0, 1)].map((e) => e.node.metadata.name));
+  });
+
+  it('case 17: PageInfo of an empty result: no previous or next page, null cursors', async () => {
+    const res = await gql(app.url, `{ cachedObjects(filter: {schema: "${SCHEMA}", labelSelector: "n in (99)"}) { totalCount edges { cursor } ${PAGE_INFO} } }`);
+    expect(res.body.data.cachedObjects).toEqual({
+      totalCount: 0, edges: [], pageInfo: { hasNextPage: false, hasPreviousPage: false, startCursor: null, endCursor: null },
+    });
+  });
+
+  it('case 18: PageInfo of the empty page after the last edge, and of Schema.objects', async () => {
+    const all = (await gql(app.url, `{ cachedObjects(filter: {schema: "${SCHEMA}", cluster: "root"}, first: 12) { edges { cursor } } }`)).body.data.cachedObjects;
+    const past = await gql(app.url, `query Page($after: String) { cachedObjects(filter: {schema: "${SCHEMA}", cluster: "root"}, after: $after) { edges { cursor } ${PAGE_INFO} } }`,
+      { after: all.edges.at(-1).cursor });
+    expect(past.body.data.cachedObjects).toEqual({ edges: [], pageInfo: { hasNextPage: false, hasPreviousPage: true, startCursor: null, endCursor: null } });
+    const res = await gql(app.url, `{ schemas { name objects(first: 2) { ${PAGE_INFO} edges { cursor node { metadata { name } } } } } }`);
+    const objects: Page = res.body.data.schemas.find((s: { name: string }) => s.name === SCHEMA).objects;
+    expect(objects.pageInfo).toEqual(pageInfoOf(objects, { next: true, previous: false }));
   });
 });

@@ -24,7 +24,7 @@ describe('parseFieldSelector matching', () => {
   ]);
 
   it.each(cases)('case $n: $name', ({ text, meta, want }) => {
-    expect(parseFieldSelector(text).matches(meta)).toBe(want);
+    expect(parseFieldSelector(text).matches({ metadata: meta })).toBe(want);
   });
 });
 
@@ -78,5 +78,24 @@ describe('parseFieldSelector errors', () => {
     const err = thrown(() => parseFieldSelector(text));
     expect(err.code).toBe('BadRequest');
     expect(err.message).toContain(want);
+  });
+});
+
+describe('parseFieldSelector with a resource\'s own fields (an Event\'s)', () => {
+  const EVENT_FIELDS = ['involvedObject.name', 'involvedObject.kind', 'reason'];
+  const event = { metadata: { name: 'e1', namespace: 'default' }, involvedObject: { kind: 'ClusterCachedResource', name: 'instances' }, reason: 'Ready', count: 3 };
+  const cases = numbered<{ name: string; text: string; want: boolean }>([
+    { name: 'a nested field matches', text: 'involvedObject.name=instances,involvedObject.kind=ClusterCachedResource', want: true },
+    { name: 'a nested field rejects another value', text: 'involvedObject.name=other', want: false },
+    { name: 'a top-level field with != and metadata together', text: 'reason!=Failed,metadata.namespace=default', want: true },
+  ]);
+
+  it.each(cases)('case $n: $name', ({ text, want }) => {
+    expect(parseFieldSelector(text, EVENT_FIELDS).matches(event)).toBe(want);
+  });
+
+  it(`case ${cases.length + 1}: a field the resource does not have is refused, as for any resource without it`, () => {
+    expect(thrown(() => parseFieldSelector('involvedObject.uid=x', EVENT_FIELDS))).toMatchObject({ code: 'BadRequest', message: 'field label not supported: involvedObject.uid' });
+    expect(thrown(() => parseFieldSelector('involvedObject.name=x'))).toMatchObject({ code: 'BadRequest' });
   });
 });

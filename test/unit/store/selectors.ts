@@ -20,7 +20,7 @@ export function nameEquals(name: string): FieldSelector {
   return {
     requirements: [{ field: 'metadata.name', operator: '=', value: name }],
     empty: false,
-    matches: (meta) => meta.name === name,
+    matches: (obj) => obj.metadata.name === name,
     toString: () => `metadata.name=${name}`,
   };
 }
@@ -30,7 +30,7 @@ export function nameNot(name: string): FieldSelector {
   return {
     requirements: [{ field: 'metadata.name', operator: '!=', value: name }],
     empty: false,
-    matches: (meta) => meta.name !== name,
+    matches: (obj) => obj.metadata.name !== name,
     toString: () => `metadata.name!=${name}`,
   };
 }

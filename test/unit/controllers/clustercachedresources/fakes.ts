@@ -12,6 +12,7 @@ import { WorkingStatus } from '../../../../src/controllers/clustercachedresource
 import { CCR_FINALIZER, readCcr, RESOURCE_KIND_ANNOTATION, RESOURCE_SCOPE_ANNOTATION } from '../../../../src/controllers/clustercachedresources/ccr-view.js';
 import type { Child, CcrClient, CopyPurger, ResolvedResource, ResolveResource, StartChild } from '../../../../src/controllers/clustercachedresources/ccr-deps.js';
 import { ChildRegistry } from '../../../../src/controllers/clustercachedresources/child-registry.js';
+import type { CcrEvent } from '../../../../src/controllers/clustercachedresources/ccr-events.js';
 import type { ReconcileContext } from '../../../../src/controllers/clustercachedresources/reconcile-context.js';
 import type { ReplicationCounts } from '../../../../src/controllers/replication/replication-controller.js';
 import type { ReplicationSpec } from '../../../../src/controllers/replication/replication-spec.js';
@@ -81,6 +82,7 @@ export class RecordingClient implements CcrClient {
   readonly statusPatches: Patch[] = [];
   readonly createdSecrets: KubeObject[] = [];
   readonly namespaces = new Set<string>();
+  readonly events: Array<{ cluster: string; ccr: string } & CcrEvent> = [];
   readonly secrets = new Map<string, KubeObject>();
   /** onPatch lets a test apply a metadata/spec patch to its stored CCR. */
   onPatch: ((patch: Patch) => void) | undefined;
@@ -109,6 +111,10 @@ export class RecordingClient implements CcrClient {
 
   async ensureNamespace(cluster: string, name: string): Promise<void> {
     this.namespaces.add(`${cluster}/${name}`);
+  }
+
+  async recordEvent(cluster: string, ccr: { readonly name: string; readonly uid: string }, event: CcrEvent): Promise<void> {
+    this.events.push({ cluster, ccr: ccr.name, ...event });
   }
 
   /** putSecret stores a secret whose data.key is key (base64-encoded, as Kubernetes stores data). */
