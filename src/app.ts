@@ -76,14 +76,17 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
     : replicaLeadership({ ...state.replicas, leaseSeconds: config.ha.leaseSeconds, sources, log: logger.child({ component: 'leadership' }) });
   // Replicas read consistently, and share the overlay through etcd.
   const replicas = state.replicas === undefined ? undefined : replicaReads({
-    backend: state.replicas.backend, cachePosition: state.replicas.cachePosition, overlay, overlayTtlMs: config.cache.ttlMs,
+    backend: state.replicas.backend, cachePosition: state.replicas.cachePosition, sourcePosition: state.replicas.sourcePosition,
+    overlay, overlayTtlMs: config.cache.ttlMs,
     waitMs: config.ha.consistentReadWaitMs, leading: () => leadership?.leading() ?? false, log: logger.child({ component: 'replicas' }),
   });
   const data = createDataPlane(config, stores.cache, sources, overlay, replicas);
   const auth = createAuthRuntime(config.auth);
   let serving = false;
   const readiness = readinessChecks(() => serving, sources, state.backend, leadership);
-  await registerHttpSurfaces(fastify, { config, auth, metrics, readiness, data, stores, embedded, watches });
+  await registerHttpSurfaces(fastify, {
+    config, auth, metrics, readiness, data, stores, embedded, watches, ...(replicas ? { sourceConsistency: replicas.sourceConsistency } : {}),
+  });
 
   // The root's hook runs before the plugins' (which end watches and streams). The controllers
   // reach the embedded source through this listener, so they stop while it still serves; only

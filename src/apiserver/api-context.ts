@@ -18,8 +18,9 @@ export interface ApiContext {
   readonly requireNamespaces: boolean;
   /**
    * consistentRead makes a get or list that names no resourceVersion consistent, as kube-apiserver
-   * serves it: on replicas sharing a backend it waits until this replica's store holds everything
-   * committed before the request (undefined: nothing to wait for). Any resourceVersion opts out.
+   * serves it, and every update, patch and delete: on replicas sharing a backend it waits until this
+   * replica's store holds everything committed before the request (undefined: nothing to wait
+   * for). Any resourceVersion opts a read out.
    */
   readonly consistentRead?: () => Promise<void> | undefined;
 }

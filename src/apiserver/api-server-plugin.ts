@@ -1,6 +1,7 @@
 // The kube-compatible API server as a fastify plugin. It is mounted under a prefix that holds
 // the logical cluster (`/clusters/:cluster` for the embedded source) and serves discovery,
-// a minimal OpenAPI document and every verb over one ResourceStore.
+// OpenAPI documents (an empty v2, a v3 with every served kind's schema) and every verb over one
+// ResourceStore.
 
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../errors.js';
@@ -9,6 +10,8 @@ import { sendError } from '../apimachinery/status.js';
 import { decodeKubeProtobuf } from '../apimachinery/protobuf/decode-kube-protobuf.js';
 import type { ObjectFilter, ResourceStore } from '../store/store.js';
 import type { ApiContext } from './api-context.js';
+import { APPLY_PATCH_MEDIA_TYPE } from './apply/apply-verb.js';
+import { parseApplyBody } from './apply/parse-apply-body.js';
 import { apiGroup, apiGroupList, apiResourceList, apiVersions, versionInfo } from './discovery.js';
 import { deleteVerb } from './delete-verbs.js';
 import { patchObject } from './patch-verb.js';
@@ -18,6 +21,7 @@ import type { ResourceCatalog } from './resource-info.js';
 import type { Location, RequestTarget } from './request-target.js';
 import { notFoundPath, resolveTarget } from './request-target.js';
 import { OPENAPI_V2_PROTOBUF_TYPE, openApiV2Json, openApiV2Protobuf, wantsProtobufOpenApi } from './openapi-v2.js';
+import { registerOpenApiV3 } from './openapi/openapi-v3-routes.js';
 import { ActiveWatches, EventEncoder } from './watch-stream.js';
 import type { WatchLimits } from './watch-stream.js';
 import { createObject, updateObject } from './write-verbs.js';
@@ -114,6 +118,10 @@ async function dispatch(ctx: ApiContext, target: RequestTarget, req: FastifyRequ
   if (target.info.readOnly && req.method !== 'GET') {
     throw new AppError('MethodNotAllowed', `${target.info.resource} is read-only here`);
   }
+  // A write reads the object it changes from this process's store: on replicas sharing a backend,
+  // that store must first hold every write another replica made (a create there, a patch here).
+  // A create needs no wait: the backend itself refuses a name that exists.
+  if (req.method === 'PUT' || req.method === 'PATCH' || req.method === 'DELETE') await ctx.consistentRead?.();
   switch (req.method) {
     case 'GET': return target.name === undefined ? listOrWatch(ctx, target, req, reply) : getObject(ctx, target, req, reply);
     case 'POST': return createObject(ctx, target, req, reply);
@@ -148,6 +156,7 @@ function registerDiscovery(app: FastifyInstance, opts: ApiServerOptions): void {
     if (!wantsProtobufOpenApi(req.headers.accept)) return openApiV2Json(opts.gitVersion);
     return reply.type(OPENAPI_V2_PROTOBUF_TYPE).send(openApiV2Protobuf(opts.gitVersion));
   });
+  registerOpenApiV3(app, { resourcesOf, serverVersion: opts.gitVersion });
 }
 
 function registerBodyParsers(app: FastifyInstance): void {
@@ -163,6 +172,14 @@ function registerBodyParsers(app: FastifyInstance): void {
       return done(err instanceof AppError ? err : new AppError('BadRequest', `error decoding request body: ${(err as Error).message}`), undefined);
     }
     done(null, parsed);
+  });
+  // Server-side apply sends YAML (kubectl, client-go) or JSON (the Python client): YAML reads both.
+  app.addContentTypeParser(APPLY_PATCH_MEDIA_TYPE, { parseAs: 'string' }, (_req, body, done) => {
+    try {
+      done(null, parseApplyBody(typeof body === 'string' ? body : body.toString('utf8')));
+    } catch (err) {
+      done(err as Error, undefined);
+    }
   });
   // kubectl's generator commands (create namespace/configmap/secret) send built-in types as protobuf.
   app.addContentTypeParser(PROTOBUF_MEDIA_TYPE, { parseAs: 'buffer' }, (_req, body, done) => {

@@ -1,5 +1,6 @@
 // PATCH: JSON merge patch and JSON patch for every resource; strategic merge patch only for the
-// core built-ins, where (having no merge-keyed lists among them) it reduces to a merge patch.
+// core built-ins, where (having no merge-keyed lists among them) it reduces to a merge patch;
+// server-side apply (application/apply-patch+yaml) for every resource, served by apply/.
 // Without a resourceVersion in the patch, a patch that loses a race is re-applied to the new
 // version, as the Kubernetes API server does.
 
@@ -10,6 +11,8 @@ import { isPlainObject } from '../apimachinery/object-meta.js';
 import { applyJsonPatch } from '../apimachinery/json-patch.js';
 import { applyMergePatch } from '../apimachinery/merge-patch.js';
 import type { ApiContext } from './api-context.js';
+import { APPLY_PATCH_MEDIA_TYPE, applyObject } from './apply/apply-verb.js';
+import { fieldManagerOf } from './apply/field-manager.js';
 import { assertDecodes } from './decode-check.js';
 import { keyOf, present, readBody } from './object-input.js';
 import type { RequestTarget } from './request-target.js';
@@ -28,8 +31,8 @@ export function patchTypeOf(contentType: string | undefined, coreGroup: boolean)
   if (mediaType === 'application/json-patch+json') return 'json';
   if (mediaType === 'application/strategic-merge-patch+json' && coreGroup) return 'strategic';
   const accepted = coreGroup
-    ? 'application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json'
-    : 'application/json-patch+json, application/merge-patch+json';
+    ? 'application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml, application/strategic-merge-patch+json'
+    : 'application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml';
   throw new AppError('UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: ${accepted}`);
 }
 
@@ -42,8 +45,10 @@ export function applyPatch(type: PatchType, current: KubeObject, patch: unknown)
 
 /** patchObject serves PATCH on an object or its status. */
 export async function patchObject(ctx: ApiContext, target: RequestTarget, req: FastifyRequest, reply: FastifyReply): Promise<void> {
+  if (isApplyPatch(req.headers['content-type'])) return applyObject(ctx, target, req, reply);
   const type = patchTypeOf(req.headers['content-type'], target.info.group === '');
   const dryRun = dryRunOf(req);
+  const manager = fieldManagerOf(req, false);
   const pinned = patchSetsResourceVersion(type, req.body);
   for (let attempt = 1; ; attempt++) {
     const current = await ctx.store.get(keyOf(target, target.name ?? ''));
@@ -54,13 +59,17 @@ export async function patchObject(ctx: ApiContext, target: RequestTarget, req: F
     // Pin the version read, so a concurrent write is detected and the patch re-applied to it.
     if (!pinned) patched.metadata['resourceVersion'] = current.metadata.resourceVersion;
     try {
-      const updated = await storeUpdate(ctx, target, patched, dryRun);
+      const updated = await storeUpdate(ctx, target, patched, dryRun, manager);
       await sendJson(reply, 200, jsonOf(ctx, present(updated, target.info)));
       return;
     } catch (err) {
       if (pinned || attempt >= MAX_ATTEMPTS || !isAppError(err, 'Conflict')) throw err;
     }
   }
+}
+
+function isApplyPatch(contentType: string | undefined): boolean {
+  return (contentType ?? '').split(';')[0]?.trim().toLowerCase() === APPLY_PATCH_MEDIA_TYPE;
 }
 
 function patchSetsResourceVersion(type: PatchType, patch: unknown): boolean {

@@ -26,6 +26,8 @@ export interface ResourceInfo {
   readonly fieldSelectors?: readonly string[];
   /** printerColumns are a CRD version's additionalPrinterColumns: `kubectl get` shows them after Name. */
   readonly printerColumns?: readonly PrinterColumn[];
+  /** openApiSchema is a CRD version's schema.openAPIV3Schema as written (OpenAPI v3 documents show it). */
+  readonly openApiSchema?: unknown;
 }
 
 /** VERBS_READ_WRITE are the verbs discovery lists for a writable resource. */

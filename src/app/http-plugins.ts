@@ -24,6 +24,7 @@ import { probesPlugin } from '../http/probes.js';
 import type { Checker } from '../http/probes.js';
 import { UI_ROUTES, uiRoutes } from '../http/ui-routes.js';
 import type { Metrics } from '../metrics/metrics.js';
+import type { Consistency } from '../read/read-model.js';
 import type { ResourceStore } from '../store/store.js';
 import type { AuthRuntime } from './auth-runtime.js';
 import type { DataPlane } from './data-plane.js';
@@ -41,6 +42,8 @@ export interface HttpSurfaces {
   readonly stores: { readonly source: ResourceStore; readonly cache: ResourceStore };
   readonly embedded: EmbeddedSource;
   readonly watches: { readonly embedded: ActiveWatches; readonly cache: ActiveWatches };
+  /** sourceConsistency, on replicas sharing a backend, makes the embedded source's reads and writes see other replicas' writes. */
+  readonly sourceConsistency?: Consistency;
 }
 
 /** registerHttpSurfaces registers every route family of the app. */
@@ -68,6 +71,7 @@ export async function registerHttpSurfaces(fastify: FastifyInstance, s: HttpSurf
     await fastify.register(apiServerPlugin, {
       ...common, prefix: '/clusters/:cluster', store: s.stores.source, catalog: s.embedded.catalog, hooks: s.embedded.hooks,
       locate: s.embedded.locate, requireNamespaces: true, watches: s.watches.embedded,
+      ...(s.sourceConsistency ? { consistentRead: () => s.sourceConsistency?.wait() } : {}),
     });
   }
   await fastify.register(facadePlugin, {

@@ -18,6 +18,7 @@ const OVERLAY_SPACE = '/overlay/';
 export interface ReplicaReadsOptions {
   readonly backend: EtcdBackend;
   readonly cachePosition: FeedProgress;
+  readonly sourcePosition: FeedProgress;
   readonly overlay: OverlayRuntime | undefined;
   readonly overlayTtlMs: number;
   readonly waitMs: number;
@@ -28,6 +29,8 @@ export interface ReplicaReadsOptions {
 /** ReplicaReads is the consistency of reads and the shared overlay of one replica. */
 export interface ReplicaReads {
   readonly consistency: ConsistentReads;
+  /** sourceConsistency is the embedded source's: its reads and writes wait for other replicas' writes. */
+  readonly sourceConsistency: ConsistentReads;
   /** recorder is what writes record into; undefined when the overlay is off. */
   readonly recorder: SharedOverlay | undefined;
   /** start reads the shared overlay's records and follows them. */
@@ -53,8 +56,15 @@ export function replicaReads(opts: ReplicaReadsOptions): ReplicaReads {
     feeds: records === undefined ? [opts.cachePosition] : [opts.cachePosition, records.position],
     timeoutMs: opts.waitMs,
   });
+  const sourceConsistency = new ConsistentReads({
+    currentRevision: () => backend.currentRevision(),
+    barrier: () => backend.barrier(),
+    feeds: [opts.sourcePosition],
+    timeoutMs: opts.waitMs,
+  });
   return {
     consistency,
+    sourceConsistency,
     recorder,
     start: async () => records?.start(),
     stop: async () => records?.stop(),

@@ -27,9 +27,15 @@ export interface AppState {
   readonly backend?: { readonly kind: string; health(): BackendHealth };
   /**
    * replicas: with etcd, the backend replicas elect their leader on, the key prefix of the cache
-   * (which only the leader writes), and how far this replica's cache has applied etcd's revisions.
+   * (which only the leader writes), and how far this replica's cache and embedded source have
+   * applied etcd's revisions.
    */
-  readonly replicas?: { readonly backend: EtcdBackend; readonly cachePrefix: string; readonly cachePosition: FeedPosition };
+  readonly replicas?: {
+    readonly backend: EtcdBackend;
+    readonly cachePrefix: string;
+    readonly cachePosition: FeedPosition;
+    readonly sourcePosition: FeedPosition;
+  };
   /** close stops the feeds and closes the backend (after the app stopped serving). */
   close(): Promise<void>;
 }
@@ -60,7 +66,7 @@ export async function openState(config: Config, log: Logger): Promise<AppState> 
     source: source.store,
     cache: cache.store,
     backend: { kind: backend.kind, health: () => backend.health() },
-    ...(etcd === undefined ? {} : { replicas: { backend: etcd, cachePrefix: spacePrefix(CACHE_SPACE), cachePosition: cache.position } }),
+    ...(etcd === undefined ? {} : { replicas: { backend: etcd, cachePrefix: spacePrefix(CACHE_SPACE), cachePosition: cache.position, sourcePosition: source.position } }),
     async close() {
       await Promise.all(feeds.map((feed) => feed.stop()));
       await backend.close();

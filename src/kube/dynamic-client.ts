@@ -29,6 +29,10 @@ export interface ListPage {
 /** WriteOptions apply to every write; dryRun runs the source's checks and stores nothing. */
 export interface WriteOptions {
   readonly dryRun?: boolean;
+  /** fieldManager names the writer for the source's managedFields (required by an apply patch). */
+  readonly fieldManager?: string;
+  /** force lets an apply patch take over fields other managers own. */
+  readonly force?: boolean;
 }
 
 /** DeleteOptions add the source-side preconditions of a delete. */
@@ -36,12 +40,14 @@ export interface DeleteOptions extends WriteOptions {
   readonly preconditions?: { readonly uid?: string; readonly resourceVersion?: string };
 }
 
-/** PatchType selects merge patch (RFC 7386) or JSON patch (RFC 6902). */
-export type PatchType = 'merge' | 'json';
+/** PatchType selects merge patch (RFC 7386), JSON patch (RFC 6902) or server-side apply. */
+export type PatchType = 'merge' | 'json' | 'apply';
 
 const PATCH_CONTENT_TYPES: Readonly<Record<PatchType, string>> = {
   merge: 'application/merge-patch+json',
   json: 'application/json-patch+json',
+  // JSON is YAML: an apply configuration goes as the JSON it was read into.
+  apply: 'application/apply-patch+yaml',
 };
 
 /** LIST_PAGE_SIZE is the page size of listAll, as kubectl and client-go use. */
@@ -175,6 +181,8 @@ function nameOf(obj: KubeObject): string {
 function writeQuery(opts: WriteOptions): URLSearchParams {
   const query = new URLSearchParams();
   if (opts.dryRun) query.set('dryRun', 'All');
+  if (opts.fieldManager !== undefined) query.set('fieldManager', opts.fieldManager);
+  if (opts.force === true) query.set('force', 'true');
   return query;
 }
 

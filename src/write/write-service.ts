@@ -22,9 +22,11 @@ export interface NamedTarget extends WriteTarget {
   readonly name: string;
 }
 
-/** WriteOptions apply to every write. */
+/** WriteOptions apply to every write; fieldManager and force go to the source as kube's query parameters. */
 export interface WriteOptions {
   readonly dryRun?: boolean;
+  readonly fieldManager?: string;
+  readonly force?: boolean;
 }
 
 /** DeleteOptions add Kubernetes delete preconditions. */
@@ -45,7 +47,7 @@ export interface WriteResult {
 }
 
 /** PatchType is a supported patch format. */
-export type PatchType = 'merge' | 'json';
+export type PatchType = 'merge' | 'json' | 'apply';
 
 /** WriteService performs facade writes. Failures are AppErrors, the source's unchanged. */
 export interface WriteService {

@@ -1,5 +1,6 @@
 // Reading a CustomResourceDefinition: which resources it adds, whether it is well formed, and
-// the status the server reports for it. CRDs here are schemaless: the schema is not enforced.
+// the status the server reports for it. CRDs here are schemaless: the schema is not enforced,
+// only kept per served version for the OpenAPI v3 documents (`kubectl explain`).
 
 import type { StatusCause } from '../../errors.js';
 import type { KubeObject } from '../../apimachinery/object-meta.js';
@@ -24,6 +25,8 @@ interface CrdVersion {
   storage: boolean;
   status: boolean;
   printerColumns: PrinterColumn[];
+  /** openApiSchema is schema.openAPIV3Schema when it is an object; absent otherwise. */
+  openApiSchema?: Record<string, unknown>;
 }
 
 /** CrdView is the part of a CRD the server needs, read defensively from untrusted JSON. */
@@ -57,6 +60,7 @@ export function readCrd(crd: KubeObject): CrdView {
       storage: v['storage'] === true,
       status: isPlainObject(v['subresources']) && isPlainObject(v['subresources']['status']),
       printerColumns: readPrinterColumns(v['additionalPrinterColumns']),
+      ...openApiSchemaOf(v['schema']),
     })),
   };
 }
@@ -94,6 +98,7 @@ export function resourcesOfCrd(crd: CrdView): ResourceInfo[] {
     nameRule: 'subdomain' as const,
     storageVersion: v.storage,
     ...(v.printerColumns.length > 0 ? { printerColumns: v.printerColumns } : {}),
+    ...(v.openApiSchema ? { openApiSchema: v.openApiSchema } : {}),
   }));
 }
 
@@ -113,6 +118,11 @@ export function crdStatus(crd: CrdView, now: string): Record<string, unknown> {
     },
     storedVersions: crd.versions.filter((v) => v.storage).map((v) => v.name),
   };
+}
+
+function openApiSchemaOf(schema: unknown): { openApiSchema?: Record<string, unknown> } {
+  if (!isPlainObject(schema) || !isPlainObject(schema['openAPIV3Schema'])) return {};
+  return { openApiSchema: schema['openAPIV3Schema'] };
 }
 
 function str(value: unknown): string {

@@ -8,12 +8,13 @@
 // as its Status said (a 409 stays a 409).
 
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { parse as parseYaml } from 'yaml';
 import { AppError } from '../../errors.js';
 import { assertJsonDepth } from '../../apimachinery/json-depth.js';
 import { isPlainObject } from '../../apimachinery/object-meta.js';
 import type { KubeObject } from '../../apimachinery/object-meta.js';
 import { minResourceVersionOf } from '../../read/min-resource-version.js';
-import type { NamedTarget, PatchType, WriteResult, WriteService, WriteTarget } from '../../write/write-service.js';
+import type { NamedTarget, PatchType, WriteOptions, WriteResult, WriteService, WriteTarget } from '../../write/write-service.js';
 import type { FacadeContext } from './facade-context.js';
 import { documentedRoute } from './route-schemas.js';
 
@@ -33,12 +34,15 @@ interface WriteQuery {
   readonly namespace?: string;
   readonly dryRun?: string;
   readonly labelSelector?: string;
+  readonly fieldManager?: string;
+  readonly force?: boolean;
 }
 
 /** PATCH_TYPES maps the accepted PATCH media types to patch formats. */
 const PATCH_TYPES: Readonly<Record<string, PatchType>> = Object.freeze({
   'application/merge-patch+json': 'merge',
   'application/json-patch+json': 'json',
+  'application/apply-patch+yaml': 'apply',
 });
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -59,9 +63,11 @@ export function writeRoutes(api: FastifyInstance, ctx: FacadeContext, prefix: st
     }
   });
   // Patch bodies are JSON; which patch they are is read from the media type in the handler.
-  api.addContentTypeParser(Object.keys(PATCH_TYPES), { parseAs: 'string', ...(bodyLimit ? { bodyLimit } : {}) }, (_req, body, done) => {
+  api.addContentTypeParser(Object.keys(PATCH_TYPES), { parseAs: 'string', ...(bodyLimit ? { bodyLimit } : {}) }, (req, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
     try {
-      done(null, JSON.parse(typeof body === 'string' ? body : body.toString('utf8')));
+      // An apply configuration may be YAML; the source gets it as JSON, which is YAML too.
+      done(null, PATCH_TYPES[mediaTypeOf(req)] === 'apply' ? parseYaml(text) : JSON.parse(text));
     } catch (err) {
       done(new AppError('BadRequest', `error decoding patch: ${(err as Error).message}`), undefined);
     }
@@ -127,8 +133,12 @@ function namedOf(params: NameParams, query: WriteQuery): NamedTarget {
   return { ...targetOf(params, query), name: params.name };
 }
 
-function optionsOf(query: WriteQuery): { dryRun?: boolean } {
-  return query.dryRun === 'All' ? { dryRun: true } : {};
+function optionsOf(query: WriteQuery): WriteOptions {
+  return {
+    ...(query.dryRun === 'All' ? { dryRun: true } : {}),
+    ...(query.fieldManager ? { fieldManager: query.fieldManager } : {}),
+    ...(query.force === true ? { force: true } : {}),
+  };
 }
 
 // A create or replace body: a JSON object; its metadata may be left out (the source then says what is missing).
@@ -138,12 +148,17 @@ function objectOf(body: unknown): KubeObject {
   return { ...body, metadata: isPlainObject(body['metadata']) ? body['metadata'] : {} } as KubeObject;
 }
 
+/** mediaTypeOf is a request's media type, lowercase and without parameters. */
+function mediaTypeOf(req: FastifyRequest): string {
+  return (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+}
+
 function patchTypeOf(req: FastifyRequest): PatchType {
-  const mediaType = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+  const mediaType = mediaTypeOf(req);
   const type = PATCH_TYPES[mediaType];
   if (type === undefined) {
     throw new AppError('UnsupportedMediaType',
-      `the body of a PATCH must be application/merge-patch+json or application/json-patch+json, not ${mediaType === '' ? 'empty' : `"${mediaType}"`}`);
+      `the body of a PATCH must be application/merge-patch+json, application/json-patch+json or application/apply-patch+yaml, not ${mediaType === '' ? 'empty' : `"${mediaType}"`}`);
   }
   return type;
 }

@@ -1,6 +1,7 @@
 // cachegate on a real etcd: its objects live under the configured prefix in kube-apiserver's
-// layout; when etcd stops answering, writes answer 503 with Retry-After while reads go on from
-// memory and readiness names the backend; when etcd is back, writes work again and changes made
+// layout; when etcd stops answering, writes answer 503 with Retry-After while reads that ask for
+// what the process holds (resourceVersion=0) go on from memory, consistent reads time out (504),
+// and readiness names the backend; when etcd is back, writes work again and changes made
 // meanwhile by another client of the same keys reach the watch cache.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -42,7 +43,7 @@ describe('cachegate on etcd', () => {
     await eventually(async () => expect((await readyz(app)).text).toContain('[+]backend:etcd ok'));
   });
 
-  it('case 2: with etcd stopped, a write is 503 with Retry-After, reads are served and readiness names etcd', async () => {
+  it('case 2: with etcd stopped, a write is 503 with Retry-After, reads from memory are served, a consistent read is 504, and readiness names etcd', async () => {
     const member = etcd.members[0]!;
     await member.kill('SIGSTOP');
     try {
@@ -50,8 +51,15 @@ describe('cachegate on etcd', () => {
       expect(write.status).toBe(503);
       expect(write.headers.get('retry-after')).toBe('1');
       expect(write.body).toMatchObject({ kind: 'Status', reason: 'ServiceUnavailable', code: 503 });
-      const read = await request('GET', `${app.clusterUrl('root')}${CONFIGMAPS}/one`);
+      // resourceVersion=0 reads what this process holds, as kube-apiserver serves it from its cache.
+      const read = await request('GET', `${app.clusterUrl('root')}${CONFIGMAPS}/one?resourceVersion=0`);
       expect(read.status).toBe(200);
+      const list = await request('GET', `${app.clusterUrl('root')}${CONFIGMAPS}?resourceVersion=0`);
+      expect(list.status).toBe(200);
+      // With no resourceVersion a read is consistent: it needs etcd's revision, so it times out.
+      const consistent = await request('GET', `${app.clusterUrl('root')}${CONFIGMAPS}/one`);
+      expect(consistent.status).toBe(504);
+      expect(consistent.headers.get('retry-after')).toBe('1');
       await eventually(async () => {
         const ready = await readyz(app);
         expect(ready.status).toBe(503);

@@ -4,6 +4,9 @@
 //   case 2: DELETE with Content-Type application/json and a body of whitespace: 200
 //   case 3: POST with Content-Type application/json and an empty body: 400 naming the missing object
 //   case 4: POST with a body that is not JSON: 400 saying why it could not be decoded
+//   case 5: a server-side apply (YAML) goes to the source with its fieldManager: it creates, then
+//           merges, and the source's managedFields name the manager; without fieldManager the
+//           source's 400 comes back; a conflicting apply is 409 unless forced
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from '../../helpers/kube-http.js';
@@ -56,5 +59,22 @@ describe('write bodies on the REST facade', () => {
     const status = (await res.json()) as { reason: string; message: string };
     expect(status.reason).toBe('BadRequest');
     expect(status.message).toMatch(/^error decoding request body: /);
+  });
+
+  it('case 5: a server-side apply goes to the source with its fieldManager', async () => {
+    const apply = (body: string, query: string): Promise<Response> =>
+      fetch(`${objects}/applied?cluster=root&namespace=default${query}`, { method: 'PATCH', headers: { 'content-type': 'application/apply-patch+yaml' }, body });
+    const first = await apply('apiVersion: v1\nkind: ConfigMap\nmetadata: {name: applied, namespace: default}\ndata: {a: "1"}\n', '&fieldManager=team-a');
+    expect(first.status, await first.clone().text()).toBe(200);
+    const second = await apply('apiVersion: v1\nkind: ConfigMap\nmetadata: {name: applied, namespace: default}\ndata: {a: "1", b: "2"}\n', '&fieldManager=team-a');
+    expect(second.status).toBe(200);
+    const stored = await request('GET', `${app.clusterUrl()}/api/v1/namespaces/default/configmaps/applied`);
+    expect(stored.body.data).toEqual({ a: '1', b: '2' });
+    expect(stored.body.metadata.managedFields.map((entry: { manager: string; operation: string }) => `${entry.manager}/${entry.operation}`)).toContain('team-a/Apply');
+    const unnamed = await apply('apiVersion: v1\nkind: ConfigMap\nmetadata: {name: applied}\n', '');
+    expect(unnamed.status).toBe(400);
+    const conflicting = 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: applied, namespace: default}\ndata: {a: "other"}\n';
+    expect((await apply(conflicting, '&fieldManager=team-b')).status).toBe(409);
+    expect((await apply(conflicting, '&fieldManager=team-b&force=true')).status).toBe(200);
   });
 });

@@ -40,4 +40,23 @@ describe('load shedding', () => {
   it('case 2: once the loop recovers, requests are served again', async () => {
     await eventually(async () => expect((await app.inject({ method: 'GET', url: '/v1/work' })).statusCode).toBe(200));
   });
+
+  it('case 3: a stall while the app starts does not shed the first requests once it is ready', async () => {
+    const starting = Fastify();
+    await registerLoadShedding(starting, { maxEventLoopDelayMs: 20, retryAfterSeconds: 7, sampleIntervalMs: 25 });
+    // A plugin that blocks while it loads, as loading a large state or compiling a schema does.
+    await starting.register(async (scope) => {
+      stallEventLoop(300);
+      scope.get('/v1/work', async () => ({ ok: true }));
+    });
+    try {
+      await starting.ready();
+      // One turn of the loop's timers, as a server's first request waits for: the sampler runs
+      // overdue right after the stall and reports it, which is what must not shed this request.
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      expect((await starting.inject({ method: 'GET', url: '/v1/work' })).statusCode).toBe(200);
+    } finally {
+      await starting.close();
+    }
+  });
 });
