@@ -17,9 +17,13 @@ export interface PointReadLoad {
   readonly rounds: number;
 }
 
-/** objectsPath is the facade path of one bench object. */
+/**
+ * objectsPath is the facade path of one bench object. It reads what the process holds
+ * (consistent=false): the backends are compared on their watch cache, and what a consistent read
+ * adds on etcd (a revision request) is measured by bench/ha/consistent-reads.bench.ts.
+ */
 export function objectsPath(name: string): string {
-  return `/v1/objects/${BENCH_GVR.group}/${BENCH_GVR.version}/${BENCH_GVR.resource}/${name}?cluster=${SOURCE_CLUSTER}`;
+  return `/v1/objects/${BENCH_GVR.group}/${BENCH_GVR.version}/${BENCH_GVR.resource}/${name}?cluster=${SOURCE_CLUSTER}&consistent=false`;
 }
 
 /**

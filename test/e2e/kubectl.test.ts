@@ -213,6 +213,16 @@ describe('kubectl against the embedded source', () => {
     expect(await kubectl.ok(['get', 'events', '-n', 'default'])).toMatch(/Normal\s+Ready\s+clustercachedresource\/instances\s+/);
   });
 
+  it('case 20: copies carry kcp\'s original-resource-UID annotation, read through the cache API', async () => {
+    // case 18's CCR replicates the instances; their copies name each original's uid under kcp's key.
+    const uids = (await kubectl.ok(['get', 'instances', '-o', 'jsonpath={.items[*].metadata.uid}'])).split(' ').sort();
+    const cache = kubectlFor(`${app.url}/services/cache/shards/*/clusters/*`);
+    await eventually(async () => {
+      const copied = await cache.ok(['get', 'cachedobjects', '-o', String.raw`jsonpath={.items[*].metadata.annotations.cache\.kcp\.io/original-resource-UID}`]);
+      expect(copied.split(' ').filter((uid) => uids.includes(uid)).sort()).toEqual(uids);
+    });
+  });
+
   it('case 16: api-resources lists what the embedded source and the cache API serve', async () => {
     const source = await kubectl.ok(['api-resources', '--no-headers']);
     expect(source).toMatch(/^configmaps\s+cm\s+v1\s+true\s+ConfigMap$/m);
