@@ -78,7 +78,7 @@ export async function registerHttpSurfaces(fastify: FastifyInstance, s: HttpSurf
     read: data.read, write: data.write, sseClients: metrics.sseClients, sseMaxBufferedBytes: config.watch.maxBufferedBytes, bodyLimit: config.limits.bodyBytes,
   });
   await fastify.register(graphqlPlugin, {
-    read: data.read, write: data.write, subscriptionsGauge: metrics.graphqlSubscriptions, websocket: config.graphql.websocket,
+    read: data.read, write: data.write, subscriptionsGauge: metrics.graphqlSubscriptions, counters: metrics.graphqlSubscriptions, websocket: config.graphql.websocket,
     subscriptionQueueBytes: config.watch.maxBufferedBytes,
     ...(auth.authenticator ? { authenticator: auth.authenticator } : {}),
   });

@@ -32,8 +32,8 @@ import type { WriteService } from '../write/write-service.js';
 import { EventStreams } from './event-streams.js';
 import { formatGraphqlErrors } from './format-graphql-errors.js';
 import { graphiqlPage } from './graphiql-page.js';
-import { countAnswerErrors, countErrors, countThrown, countersOf, countingStreamErrors, graphqlJs, operationTypeOf } from './graphql-runtime.js';
-import type { CountingGauge } from './graphql-runtime.js';
+import { NO_COUNTERS, countAnswerErrors, countErrors, countThrown, countingStreamErrors, graphqlJs, operationTypeOf } from './graphql-runtime.js';
+import type { GraphqlCounters, OpenStreamsGauge } from '../metrics/metrics.js';
 import { graphqlRequestGuard } from './http-request-guard.js';
 import { createLoaders } from './loaders.js';
 import { DEFAULT_QUERY_LIMITS, queryLimitRules } from './query-limits.js';
@@ -58,12 +58,10 @@ export interface GraphqlPluginOptions {
   readonly read: ReadModel;
   /** write performs the mutations; without it every mutation answers METHOD_NOT_ALLOWED. */
   readonly write?: WriteService;
-  /**
-   * subscriptionsGauge counts the open subscriptions (the app's cachegate_graphql_subscriptions
-   * gauge). The app's also counts operations, errors and delivered events (GraphqlCounters); a
-   * bare gauge counts only the open subscriptions.
-   */
-  readonly subscriptionsGauge?: CountingGauge;
+  /** subscriptionsGauge counts the open subscriptions (the app's cachegate_graphql_subscriptions gauge). */
+  readonly subscriptionsGauge?: OpenStreamsGauge;
+  /** counters count operations, errors and delivered subscription events (the app's metrics); none counts nothing. */
+  readonly counters?: GraphqlCounters;
   readonly limits?: Partial<QueryLimits>;
   /** websocket bounds each WebSocket connection's messages (default DEFAULT_CONNECTION_LIMITS). */
   readonly websocket?: Partial<ConnectionLimits>;
@@ -86,7 +84,7 @@ export interface GraphqlPluginOptions {
 export async function graphqlPlugin(fastify: FastifyInstance, options: GraphqlPluginOptions): Promise<void> {
   const limits: QueryLimits = { ...DEFAULT_QUERY_LIMITS, ...options.limits };
   const rules = queryLimitRules(limits);
-  const counters = countersOf(options.subscriptionsGauge);
+  const counters = options.counters ?? NO_COUNTERS;
   const events = new EventStreams({
     read: options.read,
     queueSize: options.subscriptionQueue ?? DEFAULT_SUBSCRIPTION_QUEUE,

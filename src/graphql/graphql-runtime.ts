@@ -14,13 +14,11 @@ import type { DocumentNode, OperationDefinitionNode } from 'graphql';
 import type { IResolverOptions, IResolvers, MercuriusContext } from 'mercurius';
 import { isPlainObject } from '../apimachinery/object-meta.js';
 import { ERROR_TABLE } from '../errors.js';
-import type { GraphqlCounters, GraphqlOperationType, OpenStreamsGauge } from '../metrics/metrics.js';
+import type { GraphqlCounters, GraphqlOperationType } from '../metrics/metrics.js';
 
 /** graphqlJs is graphql-js as mercurius loads it. */
 export const graphqlJs: typeof GraphqlJs = GraphqlJs;
 
-/** CountingGauge is the gauge of open subscriptions, carrying the facade's counters or (a bare gauge) not. */
-export type CountingGauge = OpenStreamsGauge & Partial<GraphqlCounters>;
 
 /** GRAPHQL_ERROR_CODES are every extensions.code this facade gives: the error table's and the GraphQL layer's own. */
 const GRAPHQL_ERROR_CODES: ReadonlySet<string> = new Set([
@@ -32,14 +30,8 @@ const GRAPHQL_ERROR_CODES: ReadonlySet<string> = new Set([
 /** OTHER_ERROR_CODE counts an error whose code is none of those, so that the label stays bounded. */
 const OTHER_ERROR_CODE = 'OTHER';
 
-/** countersOf gives the counters a gauge carries; those a bare gauge lacks count nothing. */
-export function countersOf(gauge: CountingGauge | undefined): GraphqlCounters {
-  return {
-    operation: (type) => gauge?.operation?.(type),
-    error: (code) => gauge?.error?.(code),
-    delivered: () => gauge?.delivered?.(),
-  };
-}
+/** NO_COUNTERS count nothing: a plugin registered without the app's metrics (tests). */
+export const NO_COUNTERS: GraphqlCounters = Object.freeze({ operation: () => undefined, error: () => undefined, delivered: () => undefined });
 
 /** countErrors counts each formatted error of a list by its extensions.code. */
 export function countErrors(errors: unknown, counters: GraphqlCounters): void {

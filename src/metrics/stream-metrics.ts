@@ -1,7 +1,7 @@
-// The metrics of the event streams the facades serve, and of GraphQL operations. Each facade
-// receives one object: the gauge of its open streams, which also counts the events written to
-// them (and, for GraphQL, the operations run and the errors returned), so a facade needs a single
-// option and the metrics stay in this app's registry.
+// The metrics of the event streams the facades serve, and of GraphQL operations. A stream's gauge
+// also counts the events written to its streams; the GraphQL one also counts the operations run
+// and the errors returned, and is handed to the GraphQL plugin in both roles (its gauge and its
+// counters). Everything stays in this app's registry.
 
 import { Counter, Gauge } from 'prom-client';
 import type { Registry } from 'prom-client';
