@@ -27,6 +27,8 @@ class ParsedFieldSelector implements FieldSelector {
   readonly requirements: readonly FieldRequirement[];
   readonly empty: boolean;
   readonly #text: string;
+  /** paths are each requirement's field split at its dots, once, not per object matched. */
+  readonly #paths: readonly (readonly string[])[];
 
   constructor(requirements: readonly FieldRequirement[]) {
     // Kubernetes sorts the terms; doing the same makes toString() canonical.
@@ -35,6 +37,7 @@ class ParsedFieldSelector implements FieldSelector {
     this.requirements = Object.freeze(rendered.map((entry) => Object.freeze(entry.requirement)));
     this.empty = rendered.length === 0;
     this.#text = rendered.map((entry) => entry.text).join(',');
+    this.#paths = this.requirements.map((requirement) => requirement.field.split('.'));
   }
 
   matches(obj: FieldSelectable): boolean {
@@ -43,7 +46,7 @@ class ParsedFieldSelector implements FieldSelector {
       const requirement = requirements[i];
       if (requirement === undefined) continue;
       // An absent field reads as '', so `metadata.namespace=` selects cluster-scoped objects.
-      if ((fieldValue(obj, requirement.field) === requirement.value) !== (requirement.operator === '=')) return false;
+      if ((fieldValue(obj, requirement.field, this.#paths[i] ?? []) === requirement.value) !== (requirement.operator === '=')) return false;
     }
     return true;
   }
@@ -55,11 +58,11 @@ class ParsedFieldSelector implements FieldSelector {
 
 // The value of a dotted field as a selector compares it: metadata's two fields directly (the hot
 // path of every filtered list), others by walking the object; anything absent or not a scalar is ''.
-function fieldValue(obj: FieldSelectable, field: string): string {
+function fieldValue(obj: FieldSelectable, field: string, path: readonly string[]): string {
   if (field === 'metadata.name') return obj.metadata.name ?? '';
   if (field === 'metadata.namespace') return obj.metadata.namespace ?? '';
   let value: unknown = obj;
-  for (const part of field.split('.')) value = typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[part] : undefined;
+  for (const part of path) value = typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[part] : undefined;
   return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? String(value) : '';
 }
 

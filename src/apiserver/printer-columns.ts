@@ -38,10 +38,17 @@ export function readPrinterColumns(value: unknown): PrinterColumn[] {
   });
 }
 
-/** printedCell is the column's cell for obj: its values joined by commas, or null when the path finds none. */
-export function printedCell(column: PrinterColumn, obj: KubeObject, now: number): PrintedCell {
+/**
+ * cellPrinter reads a column's path once and gives the function that prints its cell for an
+ * object: the values found joined by commas, or null when the path finds none.
+ */
+export function cellPrinter(column: PrinterColumn): (obj: KubeObject, now: number) => PrintedCell {
   const steps = parseJsonPath(column.jsonPath);
-  const values = steps === undefined ? [] : findAll(steps, obj).filter((value) => value !== null && value !== undefined);
+  return (obj, now) => printedCell(column, steps === undefined ? [] : findAll(steps, obj), now);
+}
+
+function printedCell(column: PrinterColumn, found: readonly unknown[], now: number): PrintedCell {
+  const values = found.filter((value) => value !== null && value !== undefined);
   const [only] = values;
   if (only === undefined) return null;
   if (values.length > 1) return values.map((value) => (typeof value === 'object' ? JSON.stringify(value) : String(value))).join(',');

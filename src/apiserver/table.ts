@@ -4,8 +4,8 @@
 import type { KubeObject } from '../apimachinery/object-meta.js';
 import { isPlainObject } from '../apimachinery/object-meta.js';
 import { age } from './age.js';
-import { printedCell } from './printer-columns.js';
-import type { PrintedCell, PrinterColumn } from './printer-columns.js';
+import { cellPrinter } from './printer-columns.js';
+import type { PrintedCell } from './printer-columns.js';
 import type { ResourceInfo } from './resource-info.js';
 
 interface ColumnDefinition {
@@ -85,7 +85,10 @@ function stringField(obj: KubeObject, field: string): string {
 function columnsOf(info: ResourceInfo): readonly Column[] {
   const printer = info.printerColumns ?? [];
   if (printer.length > 0) {
-    return [nameColumn, ...printer.map(({ jsonPath: _path, ...definition }, i): Column => ({ ...definition, cell: (obj, now) => printedCell(printer[i] as PrinterColumn, obj, now) }))];
+    return [nameColumn, ...printer.map((column): Column => {
+      const { jsonPath: _path, ...definition } = column;
+      return { ...definition, cell: cellPrinter(column) };
+    })];
   }
   // Events print as kubectl's own event table does: their columns carry the time, no Name or Age.
   if (info.group === '' && info.resource === 'events') return extraColumns['/events'] ?? [];

@@ -5,7 +5,7 @@
 
 import type { Logger } from 'pino';
 import { ConsistentReads } from '../ha/consistent-reads.js';
-import type { FeedProgress } from '../ha/consistent-reads.js';
+import type { FeedProgress, FeedsView } from '../ha/consistent-reads.js';
 import { SharedRecords } from '../ha/shared-records.js';
 import type { EtcdBackend } from '../storage/etcd/etcd-backend.js';
 import type { OverlayRuntime } from './overlay-runtime.js';
@@ -28,9 +28,10 @@ export interface ReplicaReadsOptions {
 
 /** ReplicaReads is the consistency of reads and the shared overlay of one replica. */
 export interface ReplicaReads {
-  readonly consistency: ConsistentReads;
+  /** consistency is the cache's (and the shared overlay's): facade and cache API reads wait on it. */
+  readonly consistency: FeedsView;
   /** sourceConsistency is the embedded source's: its reads and writes wait for other replicas' writes. */
-  readonly sourceConsistency: ConsistentReads;
+  readonly sourceConsistency: FeedsView;
   /** recorder is what writes record into; undefined when the overlay is off. */
   readonly recorder: SharedOverlay | undefined;
   /** start reads the shared overlay's records and follows them. */
@@ -49,22 +50,11 @@ export function replicaReads(opts: ReplicaReadsOptions): ReplicaReads {
     onRecord: (_key, value) => recorder?.apply(value),
     onError: (err) => log.error({ err }, 'a shared overlay record could not be applied'),
   });
-  if (overlay !== undefined && records !== undefined) recorder = new SharedOverlay(overlay, () => records, opts.leading);
-  const consistency = new ConsistentReads({
-    currentRevision: () => backend.currentRevision(),
-    barrier: () => backend.barrier(),
-    feeds: records === undefined ? [opts.cachePosition] : [opts.cachePosition, records.position],
-    timeoutMs: opts.waitMs,
-  });
-  const sourceConsistency = new ConsistentReads({
-    currentRevision: () => backend.currentRevision(),
-    barrier: () => backend.barrier(),
-    feeds: [opts.sourcePosition],
-    timeoutMs: opts.waitMs,
-  });
+  if (overlay !== undefined && records !== undefined) recorder = new SharedOverlay(overlay, records, opts.leading);
+  const reads = new ConsistentReads({ currentRevision: () => backend.currentRevision(), barrier: () => backend.barrier(), timeoutMs: opts.waitMs });
   return {
-    consistency,
-    sourceConsistency,
+    consistency: reads.over(records === undefined ? [opts.cachePosition] : [opts.cachePosition, records.position]),
+    sourceConsistency: reads.over([opts.sourcePosition]),
     recorder,
     start: async () => records?.start(),
     stop: async () => records?.stop(),

@@ -23,10 +23,10 @@ type OverlayRecord =
 export class SharedOverlay implements OverlayRecorder {
   readonly #overlay: Overlay;
   readonly #scopes: WrittenScopes;
-  readonly #records: () => SharedRecords;
+  readonly #records: SharedRecords;
   readonly #leading: () => boolean;
 
-  constructor(overlay: OverlayRuntime, records: () => SharedRecords, leading: () => boolean) {
+  constructor(overlay: OverlayRuntime, records: SharedRecords, leading: () => boolean) {
     this.#overlay = overlay.overlay;
     this.#scopes = overlay.scopes;
     this.#records = records;
@@ -67,10 +67,10 @@ export class SharedOverlay implements OverlayRecorder {
   evicted(key: OverlayKey, cause: EvictionCause): void {
     if (cause !== 'cache' || !this.#leading()) return;
     // Best effort: the record's lease removes it anyway, and a newer record is never taken.
-    this.#records().remove(overlayKeyString(key)).catch(() => undefined);
+    this.#records.remove(overlayKeyString(key)).catch(() => undefined);
   }
 
   async #publish(record: OverlayRecord): Promise<void> {
-    await this.#records().publish(overlayKeyString(record.key), JSON.stringify(record));
+    await this.#records.publish(overlayKeyString(record.key), JSON.stringify(record));
   }
 }

@@ -16,13 +16,12 @@ export interface FeedProgress {
   reach(revision: number, timeoutMs: number): Promise<void>;
 }
 
-/** ConsistentReadsOptions are the backend calls and feeds a consistent read waits on. */
+/** ConsistentReadsOptions are the backend calls a consistent read makes, and its bound. */
 export interface ConsistentReadsOptions {
   /** currentRevision reads the backend's revision (a linearizable read). */
   readonly currentRevision: () => Promise<number>;
   /** barrier commits a write every feed will deliver, and resolves with its revision. */
   readonly barrier: () => Promise<number>;
-  readonly feeds: readonly FeedProgress[];
   /** timeoutMs bounds a read's wait, revision request included. */
   readonly timeoutMs: number;
   /** barrierAfterMs is how long feeds may catch up on their own before a barrier is sent. */
@@ -30,10 +29,19 @@ export interface ConsistentReadsOptions {
   readonly now?: () => number;
 }
 
+/** FeedsView is consistent reads over some of the backend's feeds (a store's, the overlay's). */
+export interface FeedsView {
+  /** wait resolves once the feeds have applied the backend's revision as of the call; Timeout past the bound. */
+  wait(): Promise<void>;
+}
+
 /** BARRIER_AFTER_MS: changes already committed usually arrive within a few ms under load. */
 const BARRIER_AFTER_MS = 10;
 
-/** ConsistentReads makes a read wait until the feeds hold everything committed before it began. */
+/**
+ * ConsistentReads makes reads wait until feeds hold everything committed before they began. Its
+ * views over different feeds share one stream of revision requests and one of barriers.
+ */
 export class ConsistentReads {
   readonly #opts: ConsistentReadsOptions;
   readonly #revisions: NextCall<number>;
@@ -42,59 +50,64 @@ export class ConsistentReads {
 
   constructor(opts: ConsistentReadsOptions) {
     this.#opts = opts;
-    this.#revisions = new NextCall(opts.currentRevision);
+    // The bound goes on each shared request, so reads sharing it share its one timer.
+    this.#revisions = new NextCall(() => bounded(opts.currentRevision(), opts.timeoutMs));
     this.#barriers = new NextCall(opts.barrier);
     this.#now = opts.now ?? (() => performance.now());
   }
 
-  /** wait resolves once the feeds have applied the backend's revision as of the call; Timeout past the bound. */
-  async wait(): Promise<void> {
+  /** over is the consistent reads of these feeds. */
+  over(feeds: readonly FeedProgress[]): FeedsView {
+    return { wait: () => this.#wait(feeds) };
+  }
+
+  async #wait(feeds: readonly FeedProgress[]): Promise<void> {
     const deadline = this.#now() + this.#opts.timeoutMs;
-    const target = await this.#within(this.#revisions.next(), this.#opts.timeoutMs);
-    if (this.#reached(target)) return;
-    await this.#reach(target, Math.min(this.#opts.barrierAfterMs ?? BARRIER_AFTER_MS, this.#left(deadline)));
-    while (!this.#reached(target)) {
-      if (this.#left(deadline) === 0) throw this.#timeout(target);
+    const target = await this.#revisions.next();
+    if (reached(feeds, target)) return;
+    await reach(feeds, target, Math.min(this.#opts.barrierAfterMs ?? BARRIER_AFTER_MS, this.#left(deadline)));
+    while (!reached(feeds, target)) {
+      if (this.#left(deadline) === 0) throw this.#timeout(feeds, target);
       await this.#barriers.next();
-      await this.#reach(target, this.#left(deadline));
+      await reach(feeds, target, this.#left(deadline));
     }
-  }
-
-  // A revision request etcd does not answer (no quorum) fails the read at its bound, not later.
-  async #within(revision: Promise<number>, timeoutMs: number): Promise<number> {
-    let timer: NodeJS.Timeout | undefined;
-    const bound = new Promise<never>((_resolve, reject) => {
-      timer = setTimeout(() => reject(new AppError(
-        'Timeout',
-        `etcd did not give its current revision within ${timeoutMs} ms; retry later, or read with consistent=false`,
-        { retryAfterSeconds: 1 },
-      )), timeoutMs);
-    });
-    try {
-      return await Promise.race([revision, bound]);
-    } finally {
-      clearTimeout(timer);
-    }
-  }
-
-  #reached(target: number): boolean {
-    return this.#opts.feeds.every((feed) => feed.revision() >= target);
-  }
-
-  async #reach(target: number, timeoutMs: number): Promise<void> {
-    await Promise.all(this.#opts.feeds.map((feed) => (feed.revision() >= target ? undefined : feed.reach(target, timeoutMs))));
   }
 
   #left(deadline: number): number {
     return Math.max(0, deadline - this.#now());
   }
 
-  #timeout(target: number): AppError {
-    const behind = Math.min(...this.#opts.feeds.map((feed) => feed.revision()));
+  #timeout(feeds: readonly FeedProgress[], target: number): AppError {
+    const behind = Math.min(...feeds.map((feed) => feed.revision()));
     return new AppError(
       'Timeout',
       `this replica's cache has not reached the backend's revision ${target} (it is at ${behind}) within ${this.#opts.timeoutMs} ms; retry later, or read with consistent=false`,
       { retryAfterSeconds: 1 },
     );
+  }
+}
+
+function reached(feeds: readonly FeedProgress[], target: number): boolean {
+  return feeds.every((feed) => feed.revision() >= target);
+}
+
+async function reach(feeds: readonly FeedProgress[], target: number, timeoutMs: number): Promise<void> {
+  await Promise.all(feeds.map((feed) => (feed.revision() >= target ? undefined : feed.reach(target, timeoutMs))));
+}
+
+// A revision request etcd does not answer (no quorum) fails its reads at the bound, not later.
+async function bounded(revision: Promise<number>, timeoutMs: number): Promise<number> {
+  let timer: NodeJS.Timeout | undefined;
+  const bound = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new AppError(
+      'Timeout',
+      `etcd did not give its current revision within ${timeoutMs} ms; retry later, or read with consistent=false`,
+      { retryAfterSeconds: 1 },
+    )), timeoutMs);
+  });
+  try {
+    return await Promise.race([revision, bound]);
+  } finally {
+    clearTimeout(timer);
   }
 }

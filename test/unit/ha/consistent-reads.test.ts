@@ -9,7 +9,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { ConsistentReads } from '../../../src/ha/consistent-reads.js';
-import type { FeedProgress } from '../../../src/ha/consistent-reads.js';
+import type { FeedProgress, FeedsView } from '../../../src/ha/consistent-reads.js';
 import { AppError } from '../../../src/errors.js';
 
 /** FakeFeed applies what it is told to, and wakes waiters as a store feed does. */
@@ -61,14 +61,13 @@ class Backend {
   }
 }
 
-function reads(backend: Backend, timeoutMs = 60_000, barrierAfterMs = 10): ConsistentReads {
+function reads(backend: Backend, timeoutMs = 60_000, barrierAfterMs = 10): FeedsView {
   return new ConsistentReads({
     currentRevision: () => backend.currentRevision(),
     barrier: () => backend.barrier(),
-    feeds: backend.feeds,
     timeoutMs,
     barrierAfterMs,
-  });
+  }).over(backend.feeds);
 }
 
 describe('ConsistentReads', () => {
