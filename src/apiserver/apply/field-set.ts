@@ -37,11 +37,11 @@ export class FieldSet {
 
   /** add puts a path in the set (used while building one; sets are not changed once shared). */
   add(path: FieldPath): void {
-    this.byKey.set(JSON.stringify(path), path);
+    this.byKey.set(keyOf(path), path);
   }
 
   has(path: FieldPath): boolean {
-    return this.byKey.has(JSON.stringify(path));
+    return this.byKey.has(keyOf(path));
   }
 
   get size(): number {
@@ -97,4 +97,13 @@ export class FieldSet {
     };
     return render(root);
   }
+}
+
+/**
+ * keyOf is a path's key in the set: its elements joined by NUL, which no element holds (field names,
+ * `k:`/`v:` JSON and `i:` indexes escape it), and several times cheaper than JSON.stringify on
+ * objects with thousands of fields, for which every write computes several sets.
+ */
+function keyOf(path: FieldPath): string {
+  return path.join('\u0000');
 }
