@@ -1,22 +1,29 @@
 // Starting and talking to the system bench's two processes: the source (source-process.ts) and
-// the measured cachegate (measured-process.ts, i.e. src/main.ts with the embedded source off and
-// the source reached through a kubeconfig, as a production deployment runs). The measured
+// the measured cachegate: the compiled build, dist/main.js, as the container image runs it (run.ts
+// builds it first), with the embedded source off and the source reached through a kubeconfig,
+// as a production deployment runs, plus measured-preload.mjs, which answers memory readings. The measured
 // process's store is always named (memory, local or etcd), never the config's default `local` in
 // the working directory.
 
 import { fork } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, waitFor } from '../lib/bench-http.js';
-import type { MemoryReply } from './measured-process.js';
 import type { SourceReply, SourceRequest } from './source-protocol.js';
 
 /** SHARD is the measured cachegate's name for the source, i.e. the shard of every copy. */
 export const SHARD = 'remote';
 
 const HERE = new URL('.', import.meta.url).pathname;
+const COMPILED_MAIN = join(HERE, '..', '..', 'dist', 'main.js');
+
+/** MemoryReply is measured-preload.mjs's answer to 'memory': heap after a full GC, and RSS. */
+interface MemoryReply {
+  readonly heapUsed: number;
+  readonly rss: number;
+}
 
 /** SourceProcess is a running source; request() sends one request and resolves with its reply. */
 export interface SourceProcess {
@@ -121,8 +128,9 @@ export async function startMeasured(sourceUrl: string, opts: MeasuredOptions): P
   // CACHEGATE_DATA_DIR would override the config file's dataDir: the store is the config's alone.
   const { CACHEGATE_DATA_DIR: _ignored, ...env } = process.env;
   const spawnedAt = performance.now();
-  const child = fork(join(HERE, 'measured-process.ts'), ['--config', config], {
-    execArgv: ['--import', 'tsx', '--expose-gc', ...heap, ...profile], stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  if (!existsSync(COMPILED_MAIN)) throw new Error(`${COMPILED_MAIN} is missing: run npm run build first (npm run bench does)`);
+  const child = fork(COMPILED_MAIN, ['--config', config], {
+    execArgv: ['--import', join(HERE, 'measured-preload.mjs'), '--expose-gc', ...heap, ...profile], stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
     env: { ...env, NODE_ENV: 'production' },
   });
   const url = `http://127.0.0.1:${port}`;

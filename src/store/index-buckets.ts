@@ -122,6 +122,36 @@ export class IndexBuckets {
     for (const value of kept) this.remove(value, prev);
   }
 
+  /**
+   * gather runs the index function over objects not indexed yet (a load) and groups them by
+   * value, without changing the index: a throwing index function leaves it as it was.
+   */
+  gather(objects: readonly KubeObject[]): Map<string, KubeObject[]> {
+    const gathered = new Map<string, KubeObject[]>();
+    for (const obj of objects) {
+      for (const value of this.fn(obj)) {
+        const list = gathered.get(value);
+        if (list === undefined) gathered.set(value, [obj]);
+        else list.push(obj);
+      }
+    }
+    return gathered;
+  }
+
+  /** addGathered indexes what gather grouped: a bucket many objects share is built as one Set, not grown one add (and rehash) at a time. */
+  addGathered(gathered: ReadonlyMap<string, readonly KubeObject[]>): void {
+    for (const [value, list] of gathered) {
+      if (list.length === 1 || this.buckets.has(value)) {
+        for (const obj of list) this.add(value, obj);
+        continue;
+      }
+      // An object listing a value twice is in the list twice: a Set of one is kept bare, as add does.
+      const members = new Set(list);
+      this.sortedCache.delete(value);
+      this.buckets.set(flatString(value), members.size === 1 ? (list[0] as KubeObject) : members);
+    }
+  }
+
   private add(value: string, obj: KubeObject): void {
     this.sortedCache.delete(value);
     const bucket = this.buckets.get(value);

@@ -87,19 +87,62 @@ export class ObjectTable {
   /** put stores next in place of prev (undefined for a create) and moves its index entries. */
   put(table: ClusterTable, next: KubeObject, prev: KubeObject | undefined): void {
     const indexValues = [...table.indexes.values()].map((index) => index.fn(next));
-    const namespace = next.metadata.namespace ?? '';
-    let names = table.namespaces.get(namespace);
-    if (names === undefined) {
-      names = new Map();
-      table.namespaces.set(namespace, names);
-    }
-    names.set(next.metadata.name ?? '', next);
+    this.namesOf(table, next.metadata.namespace ?? '').set(next.metadata.name ?? '', next);
     if (prev === undefined) {
       table.count++;
       table.resource.count++;
     }
     let i = 0;
     for (const index of table.indexes.values()) index.update(prev, next, indexValues[i++] ?? []);
+  }
+
+  /**
+   * putAll stores objects the table does not hold yet (a load from a backend), indexing them one
+   * index at a time (see IndexBuckets.gather). An object whose key is taken (by the table or an
+   * earlier one of objects) goes through put afterwards. A throwing index function leaves the
+   * table as it was, as in put.
+   */
+  putAll(table: ClusterTable, objects: readonly KubeObject[]): void {
+    const fresh: KubeObject[] = [];
+    const later: KubeObject[] = [];
+    for (const obj of objects) {
+      const names = this.namesOf(table, obj.metadata.namespace ?? '');
+      const name = obj.metadata.name ?? '';
+      if (names.has(name)) {
+        later.push(obj);
+      } else {
+        names.set(name, obj);
+        fresh.push(obj);
+      }
+    }
+    let gathered: Map<string, KubeObject[]>[];
+    try {
+      gathered = [...table.indexes.values()].map((index) => index.gather(fresh));
+    } catch (err) {
+      for (const obj of fresh) this.unlink(table, obj);
+      throw err;
+    }
+    table.count += fresh.length;
+    table.resource.count += fresh.length;
+    let i = 0;
+    for (const index of table.indexes.values()) index.addGathered(gathered[i++] ?? new Map());
+    for (const obj of later) this.put(table, obj, table.get(obj.metadata.namespace ?? '', obj.metadata.name ?? ''));
+  }
+
+  private namesOf(table: ClusterTable, namespace: string): Map<string, KubeObject> {
+    let names = table.namespaces.get(namespace);
+    if (names === undefined) {
+      names = new Map();
+      table.namespaces.set(namespace, names);
+    }
+    return names;
+  }
+
+  private unlink(table: ClusterTable, obj: KubeObject): void {
+    const namespace = obj.metadata.namespace ?? '';
+    const names = table.namespaces.get(namespace);
+    names?.delete(obj.metadata.name ?? '');
+    if (names?.size === 0) table.namespaces.delete(namespace);
   }
 
   /** remove drops a stored object; empty namespace and cluster maps go too, so churn cannot leak. */

@@ -89,9 +89,15 @@ export class WatchCache {
    */
   load(objects: readonly AppliedChange[], revision: number): void {
     if (this.rv !== 0) throw new Error('load: the cache already holds state');
+    const byTable = new Map<ClusterTable, KubeObject[]>();
     for (const change of objects) {
-      if (change.object !== undefined) this.table.put(this.clusterOf(change.key), change.object, undefined);
+      if (change.object === undefined) continue;
+      const table = this.clusterOf(change.key);
+      const list = byTable.get(table);
+      if (list === undefined) byTable.set(table, [change.object]);
+      else list.push(change.object);
     }
+    for (const [table, list] of byTable) this.table.putAll(table, list);
     this.rv = revision;
     this.window.restartAt(revision);
   }

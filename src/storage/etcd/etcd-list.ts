@@ -1,11 +1,12 @@
 // A consistent list of a prefix that may hold a million keys: read in pages, so no answer is one
 // huge gRPC message, every page pinned to the revision of the first, so the pages add up to the
-// state at one revision. The next page is requested as soon as a page arrives, before the caller's
-// reader runs over it: decoding 100k objects (about a second) then overlaps etcd's reading and
-// sending of the rest instead of following it. A page that finds its revision compacted (the
-// list took longer than the compactor's interval) starts the list over at a new revision.
+// state at one revision. A page of values is bounded by keys learnt from a keys-only walk of the
+// same revision (cheap: no values), so several pages are in flight while the caller's reader
+// decodes the one before: at 100k objects a page waited on etcd about as long as it took to
+// decode, one page at a time. A page that finds its revision compacted (the list took longer
+// than the compactor's interval) starts the list over at a new revision.
 
-import type { Etcd3, IKeyValue, IRangeResponse } from 'etcd3';
+import type { Etcd3, IKeyValue, IRangeRequest, IRangeResponse } from 'etcd3';
 import { AppError } from '../../errors.js';
 import { readEach } from '../backend.js';
 import type { BackendList, EntryReader, StoredEntry } from '../backend.js';
@@ -16,6 +17,10 @@ import type { EtcdKeyspace } from './etcd-keyspace.js';
 /** LIST_PAGE_SIZE keeps a page of ~1 KiB objects to a few MiB. */
 export const LIST_PAGE_SIZE = 5_000;
 const LIST_ATTEMPTS = 3;
+/** PAGES_IN_FLIGHT pages of values are requested ahead of the one being decoded. */
+const PAGES_IN_FLIGHT = 3;
+/** KEYS_PER_WALK keys (no values: about 100 bytes each) come in one step of the keys-only walk. */
+const KEYS_PER_WALK = 50_000;
 
 /** EtcdListSource is what a list needs from its backend. */
 export interface EtcdListSource {
@@ -38,23 +43,62 @@ export async function listPrefix<T>(source: EtcdListSource, prefix: string, read
   }
 }
 
+type RangeCall = (request: IRangeRequest) => Promise<IRangeResponse>;
+
 async function listAtOneRevision<T>(source: EtcdListSource, prefix: string, read: EntryReader<T>): Promise<BackendList<T>> {
   const { key: start, range_end } = source.keyspace.rangeOf(prefix);
-  const pageFrom = (from: Buffer, revision: number): Promise<IRangeResponse> =>
-    source.caller.read('list', (options) => source.client.kv.range({ key: from, range_end, limit: LIST_PAGE_SIZE, revision }, options));
+  const range: RangeCall = (request) => source.caller.read('list', (options) => source.client.kv.range(request, options));
   const entries: T[] = [];
   // The first page is read at etcd's current revision; every later page at that same one.
-  let page = await pageFrom(start, 0);
-  const revision = Number(page.header.revision);
-  for (;;) {
-    const last = page.kvs.at(-1);
-    const next = page.more && last !== undefined ? pageFrom(Buffer.concat([last.key, Buffer.from([0])]), revision) : undefined;
-    // A failed prefetch is seen when it is awaited; until then it must not count as unhandled.
-    next?.catch(() => undefined);
-    readEach(storedEntries(source.keyspace, page.kvs), read, entries);
-    if (next === undefined) return { revision, entries };
-    page = await next;
+  const first = await range({ key: start, range_end, limit: LIST_PAGE_SIZE });
+  const revision = Number(first.header.revision);
+  const last = first.kvs.at(-1);
+  const later = first.more && last !== undefined ? laterPages(range, keyAfter(last.key), range_end, revision) : undefined;
+  readEach(storedEntries(source.keyspace, first.kvs), read, entries);
+  if (later !== undefined) for await (const page of later) readEach(storedEntries(source.keyspace, page.kvs), read, entries);
+  return { revision, entries };
+}
+
+/** laterPages reads the pages of [from, end) at revision in key order, PAGES_IN_FLIGHT at a time. */
+async function* laterPages(range: RangeCall, from: Buffer, end: Buffer, revision: number): AsyncGenerator<IRangeResponse> {
+  const inFlight: Promise<IRangeResponse>[] = [];
+  for await (const [pageStart, pageEnd] of pageBounds(range, from, end, revision)) {
+    const page = range({ key: pageStart, range_end: pageEnd, revision });
+    // A failed page is seen when it is awaited; until then it must not count as unhandled.
+    page.catch(() => undefined);
+    inFlight.push(page);
+    if (inFlight.length >= PAGES_IN_FLIGHT) yield await (inFlight.shift() as Promise<IRangeResponse>);
   }
+  for (const page of inFlight) yield await page;
+}
+
+/** pageBounds walks the keys of [from, end) at revision without their values and cuts them into pages of LIST_PAGE_SIZE keys. */
+async function* pageBounds(range: RangeCall, from: Buffer, end: Buffer, revision: number): AsyncGenerator<[Buffer, Buffer]> {
+  let pageStart: Buffer | undefined;
+  let inPage = 0;
+  for (let key = from; ;) {
+    const chunk = await range({ key, range_end: end, revision, keys_only: true, limit: KEYS_PER_WALK });
+    for (const kv of chunk.kvs) {
+      if (pageStart !== undefined && inPage === LIST_PAGE_SIZE) {
+        yield [pageStart, kv.key];
+        pageStart = undefined;
+      }
+      if (pageStart === undefined) {
+        pageStart = kv.key;
+        inPage = 0;
+      }
+      inPage++;
+    }
+    const lastKey = chunk.kvs.at(-1)?.key;
+    if (!chunk.more || lastKey === undefined) break;
+    key = keyAfter(lastKey);
+  }
+  if (pageStart !== undefined) yield [pageStart, end];
+}
+
+/** keyAfter is the smallest key greater than key. */
+function keyAfter(key: Buffer): Buffer {
+  return Buffer.concat([key, Buffer.from([0])]);
 }
 
 function storedEntries(keyspace: EtcdKeyspace, kvs: readonly IKeyValue[]): StoredEntry[] {
