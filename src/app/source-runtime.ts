@@ -8,6 +8,7 @@ import type { KubeObject } from '../apimachinery/object-meta.js';
 import { ClusterCachedResourceController } from '../controllers/clustercachedresources/ccr-controller.js';
 import type { CopyPurger, StartChild } from '../controllers/clustercachedresources/ccr-deps.js';
 import { controllerMetricsOf } from '../controllers/runtime/controller-metrics.js';
+import type { LoopTurns } from '../controllers/runtime/loop-turns.js';
 import { queueMetricsOf } from '../controllers/runtime/queue-metrics.js';
 import { ReplicationController } from '../controllers/replication/replication-controller.js';
 import { CLUSTER_ANNOTATION, SHARD_ANNOTATION } from '../cachedobjects/cached-object-annotations.js';
@@ -40,6 +41,8 @@ export interface SourceRuntimeOptions {
   readonly workers: { readonly clusterCachedResources: number; readonly replication: number };
   /** observeLag records the replication lag of one copy, in seconds. */
   readonly observeLag?: (seconds: number) => void;
+  /** turns paces every replication controller of the app against its one event loop. */
+  readonly turns: LoopTurns;
   /**
    * leading: the controllers start at once, and readiness waits for their first sync. Otherwise
    * (a replica under leader election) the source is followed and the controllers run from lead()
@@ -93,7 +96,7 @@ export function startSourceRuntime(opts: SourceRuntimeOptions): SourceRuntime {
     const child = new ReplicationController({
       spec, source: lease.reflector, cache: opts.cache, workers: opts.workers.replication,
       log: log.child({ cluster: spec.cluster, resource: `${spec.gvr.resource}.${spec.gvr.group}` }),
-      queueMetrics, controllerMetrics, onCountsChanged, observeLag: opts.observeLag,
+      queueMetrics, controllerMetrics, onCountsChanged, observeLag: opts.observeLag, turns: opts.turns,
     });
     await child.start();
     const entry = { child, resourceVersion: () => lease.reflector.resourceVersion };

@@ -18,6 +18,7 @@ import type { MinResourceVersion } from '../read/min-resource-version.js';
 import { replicatedAtLeast } from '../read/replication-progress.js';
 import type { ResourceStore } from '../store/store.js';
 import { cachePurger } from './cache-store.js';
+import { LoopTurns } from '../controllers/runtime/loop-turns.js';
 import { startSourceRuntime } from './source-runtime.js';
 import type { SourceRuntime } from './source-runtime.js';
 
@@ -35,6 +36,8 @@ export interface SourcesOptions {
 /** Sources owns the app's source runtimes. */
 export class Sources {
   readonly #opts: SourcesOptions;
+  /** turns: one budget per event-loop turn for every replication controller of the app. */
+  readonly #turns = new LoopTurns();
   readonly #informers: SharedInformers;
   readonly #runtimes: SourceRuntime[] = [];
   /** #connectionErrors names the configured sources that could not even be connected (a bad kubeconfig). */
@@ -82,7 +85,7 @@ export class Sources {
     for (const source of connections) {
       this.#runtimes.push(startSourceRuntime({
         source, informers: this.#informers, cache, purger: cachePurger(cache), metrics,
-        log: log.child({ source: source.name }), workers: config.workers,
+        log: log.child({ source: source.name }), workers: config.workers, turns: this.#turns,
         observeLag: (seconds) => metrics.replicationLag.observe({ shard: source.name }, seconds),
         leading,
       }));

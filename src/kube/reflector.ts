@@ -184,7 +184,8 @@ export class Reflector {
     if (this.#incarnation.listed(identity, page.resourceVersion)) {
       this.#log.warn({ resourceVersion: page.resourceVersion, previous: this.#resourceVersion }, 'the source went back in time; its list replaces everything');
     }
-    this.#cache.replace(page.items);
+    await this.#cache.replace(page.items);
+    if (this.#stopped) return;
     this.#resourceVersion = page.resourceVersion;
     this.#synced = true;
     this.#health.connected();

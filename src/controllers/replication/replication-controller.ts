@@ -16,6 +16,7 @@ import type { ResourceStore, Watch } from '../../store/store.js';
 import { Controller } from '../runtime/controller.js';
 import { WorkQueue } from '../runtime/work-queue.js';
 import type { ControllerMetrics } from '../runtime/controller-metrics.js';
+import type { LoopTurns } from '../runtime/loop-turns.js';
 import type { QueueMetrics } from '../runtime/queue-metrics.js';
 import { CopyStore } from './copy-store.js';
 import { reconcileReplication } from './replication-reconcile.js';
@@ -47,6 +48,8 @@ export interface ReplicationOptions {
   readonly onCountsChanged: () => void;
   /** observeLag receives, per written or deleted copy, the seconds since the change was first seen. */
   readonly observeLag?: (seconds: number) => void;
+  /** turns: the replication controllers of a process share one budget per event-loop turn. */
+  readonly turns?: LoopTurns;
 }
 
 /** ReplicationController replicates one GVR of one logical cluster into the cache. */
@@ -90,6 +93,7 @@ export class ReplicationController {
       log: opts.log,
       metrics: opts.controllerMetrics,
       queue: new WorkQueue({ name: name, metrics: opts.queueMetrics }),
+      ...(opts.turns ? { turns: opts.turns } : {}),
     });
   }
 

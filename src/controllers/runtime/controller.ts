@@ -5,6 +5,7 @@
 
 import type { Logger } from 'pino';
 import type { ControllerMetrics, ReconcileResult } from './controller-metrics.js';
+import { LoopTurns } from './loop-turns.js';
 import { TerminalError } from './terminal-error.js';
 import { WorkQueue } from './work-queue.js';
 
@@ -25,10 +26,9 @@ export interface ControllerOptions {
   readonly metrics?: ControllerMetrics;
   /** queue defaults to a WorkQueue named after the controller with the default rate limiter. */
   readonly queue?: WorkQueue;
+  /** turns paces the workers against the event loop; controllers of one process may share one. */
+  readonly turns?: LoopTurns;
 }
-
-/** YIELD_AFTER_MS is how long a worker may run reconciles back to back before yielding to I/O. */
-export const YIELD_AFTER_MS = 10;
 
 /** RETRY_MESSAGE is logged once per failed reconcile that will be retried. */
 export const RETRY_MESSAGE = 'reconcile failed, will retry';
@@ -43,6 +43,7 @@ export class Controller {
   private readonly reconcile: ReconcileFn;
   private readonly log: Logger;
   private readonly metrics: ControllerMetrics | undefined;
+  private readonly turns: LoopTurns;
   private loops: Promise<void>[] | undefined;
 
   constructor(opts: ControllerOptions) {
@@ -53,6 +54,7 @@ export class Controller {
     this.log = opts.log;
     this.metrics = opts.metrics;
     this.queue = opts.queue ?? new WorkQueue({ name: opts.name });
+    this.turns = opts.turns ?? new LoopTurns();
   }
 
   /** enqueue asks for key to be reconciled. */
@@ -89,19 +91,15 @@ export class Controller {
 
   /**
    * runWorker takes keys until the queue shuts down. Reconciles against in-memory stores finish
-   * in microtasks, so a long backlog would never let timers or sockets run; the worker gives the
-   * event loop a turn once it has been busy for YIELD_AFTER_MS.
+   * in microtasks, so a long backlog would never let timers or sockets run; the workers give the
+   * event loop a turn together once they have used the turn's budget (see loop-turns.ts).
    */
   private async runWorker(): Promise<void> {
-    let busySince = performance.now();
     for (;;) {
       const key = await this.queue.get();
       if (key === undefined) return;
       await this.processItem(key);
-      if (performance.now() - busySince >= YIELD_AFTER_MS) {
-        await new Promise((resolve) => setImmediate(resolve));
-        busySince = performance.now();
-      }
+      if (this.turns.spent()) await this.turns.nextTurn();
     }
   }
 

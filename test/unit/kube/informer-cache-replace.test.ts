@@ -1,0 +1,47 @@
+// A list of many objects is applied to an informer's cache in slices, so the process keeps
+// answering meanwhile. Orders are asserted (a timer fired before the list was applied), never
+// durations.
+
+import pino from 'pino';
+import { describe, expect, it } from 'vitest';
+import type { KubeObject } from '../../../src/apimachinery/object-meta.js';
+import { InformerCache } from '../../../src/kube/informer-cache.js';
+
+const N = 100_000;
+
+function objects(n: number, resourceVersion: string): KubeObject[] {
+  return Array.from({ length: n }, (_, i) => ({ metadata: { name: `o${i}`, namespace: 'ns', resourceVersion, uid: `u${i}` } }));
+}
+
+function cacheWithEvents(): { cache: InformerCache; events: string[] } {
+  const cache = new InformerCache(() => 'c', pino({ level: 'silent' }));
+  const events: string[] = [];
+  cache.addHandler({
+    add: (o) => events.push(`add ${o.metadata.name ?? ''}`),
+    update: (o) => events.push(`update ${o.metadata.name ?? ''}`),
+    delete: (o) => events.push(`delete ${o.metadata.name ?? ''}`),
+  }, false);
+  return { cache, events };
+}
+
+describe('InformerCache.replace', () => {
+  it('case 1: a timer set when a list of 100k objects starts to apply fires before it is applied', async () => {
+    const { cache } = cacheWithEvents();
+    const sizeAtTimer = new Promise<number>((resolve) => setTimeout(() => resolve(cache.size), 0));
+    const applied = cache.replace(objects(N, '1'));
+    expect(await sizeAtTimer).toBeLessThan(N);
+    await applied;
+    expect(cache.size).toBe(N);
+  });
+
+  it('case 2: a relist adds the new, updates the changed, deletes the vanished and leaves the unchanged alone', async () => {
+    const { cache, events } = cacheWithEvents();
+    await cache.replace([...objects(3, '1')]);
+    events.length = 0;
+    const [o0, o1] = objects(2, '1');
+    const changed = { metadata: { ...o1?.metadata, resourceVersion: '2' } };
+    await cache.replace([o0 as KubeObject, changed, { metadata: { name: 'new', namespace: 'ns', resourceVersion: '3', uid: 'n' } }]);
+    expect(events.sort()).toEqual(['add new', 'delete o2', 'update o1']);
+    expect(cache.get('c', 'ns', 'o1')?.metadata.resourceVersion).toBe('2');
+  });
+});
