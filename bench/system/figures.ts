@@ -94,7 +94,7 @@ function syncFigure(p: PhaseResult, headline: boolean): Figure {
   const done = p.sync.ms !== undefined;
   const text = done
     ? `${fmt(p.sync.perSecond)} objects/s (${((p.sync.ms ?? 0) / 1000).toFixed(1)} s; meanwhile slowest API answer ${ms(p.sync.slowestPollMs)}, `
-      + `${p.sync.shed} of ${p.sync.polls} polls shed with 503)`
+      + `${p.sync.shed} of ${p.sync.polls} polls shed with 503; ${gcShare(p.sync)})`
     : `timed out with ${fmt(p.sync.copies)} of ${fmt(p.n)} copies`;
   return {
     id: `sync.${p.n}`, name: `initial sync, ${count(p.n)} ${p.shape} objects: CCR created → all copies present`, value: p.sync.perSecond, unit: 'objects/s', text,
@@ -152,4 +152,11 @@ function pointReadFigure(p: PhaseResult): Figure {
     id: `point_read.${p.n}`, name: `point read of random objects among ${count(p.n)}, p99`, value: r.p99, unit: 'ms',
     text: `p99 ${ms(r.p99)} (p50 ${ms(r.p50)}, ${fmt(r.rps)} req/s, 32 connections, median of runs by req/s; server CPU ${r.serverCpuUs?.toFixed(1) ?? '?'} µs per request)`,
   };
+}
+
+/** gcShare says how much of a sync the main thread spent paused for GC, and its CPU time then. */
+function gcShare(sync: PhaseResult['sync']): string {
+  const wall = sync.ms ?? 0;
+  const share = wall > 0 ? (100 * sync.gc.pausedMs) / wall : 0;
+  return `GC paused the event loop ${share.toFixed(0)}% of the time, longest pause ${ms(sync.gc.longestMs)}; process CPU ${(sync.gc.cpuMs / 1000).toFixed(1)} s`;
 }

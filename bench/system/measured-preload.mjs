@@ -1,13 +1,31 @@
 // Preloaded into the system bench's measured cachegate (node --expose-gc --import this
-// dist/main.js): on the IPC message 'memory' it runs a full GC and answers its heap, so heap per
-// object is not GC timing noise. It is plain JavaScript so the compiled build runs without tsx.
-// RSS is read by the orchestrator from /proc as well.
+// dist/main.js). It answers two IPC questions a process cannot be asked from outside:
+//   'memory': runs a full GC and answers the heap, so heap per object is not GC timing noise
+//             (RSS is read by the orchestrator from /proc as well);
+//   'gc':     the main thread's GC pauses so far (their sum, and the longest since the last
+//             'gc'), and the process's CPU time, so a phase can report GC's share.
+// It is plain JavaScript so the compiled build runs without tsx.
 
 import process from 'node:process';
+import { PerformanceObserver } from 'node:perf_hooks';
+
+let pausedMs = 0;
+let longestMs = 0;
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) {
+    pausedMs += entry.duration;
+    longestMs = Math.max(longestMs, entry.duration);
+  }
+}).observe({ entryTypes: ['gc'] });
 
 process.on('message', (message) => {
-  if (message !== 'memory') return;
-  for (let i = 0; i < 3; i++) globalThis.gc?.();
-  const { heapUsed, rss } = process.memoryUsage();
-  process.send?.({ heapUsed, rss });
+  if (message === 'memory') {
+    for (let i = 0; i < 3; i++) globalThis.gc?.();
+    const { heapUsed, rss } = process.memoryUsage();
+    process.send?.({ heapUsed, rss });
+  } else if (message === 'gc') {
+    const cpu = process.cpuUsage();
+    process.send?.({ pausedMs, longestMs, cpuMs: (cpu.user + cpu.system) / 1000 });
+    longestMs = 0;
+  }
 });

@@ -19,6 +19,13 @@ export const SHARD = 'remote';
 const HERE = new URL('.', import.meta.url).pathname;
 const COMPILED_MAIN = join(HERE, '..', '..', 'dist', 'main.js');
 
+/** GcTotals is measured-preload.mjs's answer to 'gc': main-thread GC pauses so far, the longest since the last ask, and CPU time. */
+export interface GcTotals {
+  readonly pausedMs: number;
+  readonly longestMs: number;
+  readonly cpuMs: number;
+}
+
 /** MemoryReply is measured-preload.mjs's answer to 'memory': heap after a full GC, and RSS. */
 interface MemoryReply {
   readonly heapUsed: number;
@@ -95,6 +102,8 @@ export interface MeasuredProcess {
   /** readyMs is the time from spawn to the first /readyz 200. */
   readonly readyMs: number;
   memory(): Promise<Memory>;
+  /** gc reads the GC pause totals (the longest pause restarts from 0 with each call). */
+  gc(): Promise<GcTotals>;
   stop(): Promise<StopReport>;
 }
 
@@ -161,6 +170,11 @@ export async function startMeasured(sourceUrl: string, opts: MeasuredOptions): P
       // answers 503 until the stall has passed: wait until the facade serves again.
       await waitFor(`${url}/v1/schemas`);
       return { heapUsed, rss };
+    },
+    gc: () => {
+      const reply = new Promise<GcTotals>((resolve) => child.once('message', (m: GcTotals) => resolve(m)));
+      child.send('gc');
+      return reply;
     },
     stop,
   };

@@ -12,7 +12,7 @@ import { BENCH_GVR, SELECTED } from '../lib/bench-objects.js';
 import { fetchPastShedding, post } from '../lib/bench-http.js';
 import { percentile } from '../lib/stats.js';
 import { SHARD } from './processes.js';
-import type { MeasuredProcess, SourceProcess } from './processes.js';
+import type { GcTotals, MeasuredProcess, SourceProcess } from './processes.js';
 import { SOURCE_CLUSTER, wallClockMs } from './source-protocol.js';
 
 /** SCHEMA is the replicated schema string of the bench objects. */
@@ -31,10 +31,13 @@ export interface SyncResult {
   /** polls made during the sync, and how many of them load shedding refused (503). */
   readonly polls: number;
   readonly shed: number;
+  /** gc: the measured process's main-thread GC pauses during the sync, and its CPU time meanwhile. */
+  readonly gc: { readonly pausedMs: number; readonly longestMs: number; readonly cpuMs: number };
 }
 
 /** syncRun creates the bench CCR in the source and waits until the measured process holds n copies. */
 export async function syncRun(source: SourceProcess, measured: MeasuredProcess, n: number, timeoutMs: number): Promise<SyncResult> {
+  const gcBefore = await measured.gc();
   const t0 = performance.now();
   await post(`${source.url}/clusters/${SOURCE_CLUSTER}/apis/cache.kcp.io/v1alpha1/clustercachedresources`, {
     apiVersion: 'cache.kcp.io/v1alpha1', kind: 'ClusterCachedResource', metadata: { name: BENCH_GVR.resource },
@@ -53,11 +56,15 @@ export async function syncRun(source: SourceProcess, measured: MeasuredProcess, 
     copies = counted ?? copies;
     if (copies >= n) {
       const ms = performance.now() - t0;
-      return { ms, copies, perSecond: (n / ms) * 1000, slowestPollMs, polls, shed };
+      return { ms, copies, perSecond: (n / ms) * 1000, slowestPollMs, polls, shed, gc: gcSince(gcBefore, await measured.gc()) };
     }
     await sleep(POLL_MS);
   }
-  return { ms: undefined, copies, perSecond: (copies / timeoutMs) * 1000, slowestPollMs, polls, shed };
+  return { ms: undefined, copies, perSecond: (copies / timeoutMs) * 1000, slowestPollMs, polls, shed, gc: gcSince(gcBefore, await measured.gc()) };
+}
+
+function gcSince(before: GcTotals, after: GcTotals): SyncResult['gc'] {
+  return { pausedMs: after.pausedMs - before.pausedMs, longestMs: after.longestMs, cpuMs: after.cpuMs - before.cpuMs };
 }
 
 /** copyCount reads the copies' count, or undefined when the request is shed (503, event loop stalled). */
