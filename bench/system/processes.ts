@@ -162,22 +162,23 @@ export async function startMeasured(sourceUrl: string, opts: MeasuredOptions): P
     pid,
     readyMs,
     memory: async () => {
-      const reply = new Promise<MemoryReply>((resolve) => child.once('message', (m: MemoryReply) => resolve(m)));
-      child.send('memory');
-      const { heapUsed } = await reply;
+      const { heapUsed } = await ask<MemoryReply>(child, 'memory');
       const rss = vmRss(pid);
       // The forced GCs stall the event loop for seconds at a million objects, and load shedding
       // answers 503 until the stall has passed: wait until the facade serves again.
       await waitFor(`${url}/v1/schemas`);
       return { heapUsed, rss };
     },
-    gc: () => {
-      const reply = new Promise<GcTotals>((resolve) => child.once('message', (m: GcTotals) => resolve(m)));
-      child.send('gc');
-      return reply;
-    },
+    gc: () => ask<GcTotals>(child, 'gc'),
     stop,
   };
+}
+
+/** ask sends measured-preload.mjs one of its questions and resolves with the answer (one question at a time). */
+function ask<T>(child: ChildProcess, question: 'memory' | 'gc'): Promise<T> {
+  const reply = new Promise<T>((resolve) => child.once('message', (m: T) => resolve(m)));
+  child.send(question);
+  return reply;
 }
 
 function storeSection(store: StoreUnderTest): Record<string, unknown> {

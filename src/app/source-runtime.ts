@@ -8,7 +8,7 @@ import type { KubeObject } from '../apimachinery/object-meta.js';
 import { ClusterCachedResourceController } from '../controllers/clustercachedresources/ccr-controller.js';
 import type { CopyPurger, StartChild } from '../controllers/clustercachedresources/ccr-deps.js';
 import { controllerMetricsOf } from '../controllers/runtime/controller-metrics.js';
-import type { LoopTurns } from '../controllers/runtime/loop-turns.js';
+import type { LoopTurns } from '../apimachinery/loop-turns.js';
 import { queueMetricsOf } from '../controllers/runtime/queue-metrics.js';
 import { ReplicationController } from '../controllers/replication/replication-controller.js';
 import { CLUSTER_ANNOTATION, SHARD_ANNOTATION } from '../cachedobjects/cached-object-annotations.js';

@@ -18,7 +18,7 @@ import type { MinResourceVersion } from '../read/min-resource-version.js';
 import { replicatedAtLeast } from '../read/replication-progress.js';
 import type { ResourceStore } from '../store/store.js';
 import { cachePurger } from './cache-store.js';
-import { LoopTurns } from '../controllers/runtime/loop-turns.js';
+import { LoopTurns } from '../apimachinery/loop-turns.js';
 import { startSourceRuntime } from './source-runtime.js';
 import type { SourceRuntime } from './source-runtime.js';
 

@@ -5,6 +5,7 @@
 import type { Logger } from 'pino';
 import type { KubeObject } from '../apimachinery/object-meta.js';
 import { flatString } from '../apimachinery/flat-string.js';
+import { LoopTurns } from '../apimachinery/loop-turns.js';
 import { deepFreeze } from '../apimachinery/object-meta.js';
 
 /** InformerHandler receives changes to the store; update gets the new object first, then the old one. */
@@ -65,30 +66,27 @@ export class InformerCache {
    * replace makes the store equal to a fresh list: new objects are added, changed ones (another
    * resourceVersion or another UID) updated, vanished ones deleted; unchanged ones raise no event.
    * A list of a million objects takes seconds to apply, so the work gives the event loop a turn
-   * every SLICE_MS (readers meanwhile see each object either before or after, never torn).
+   * every TURN_BUDGET_MS (readers meanwhile see each object either before or after, never torn).
    */
   async replace(items: Iterable<KubeObject>): Promise<void> {
-    const slices = new Slices();
+    const turns = new LoopTurns();
     const fresh = new Map<string, KubeObject>();
     for (const item of items) {
       const frozen = deepFreeze(item);
       fresh.set(this.#keyOf(frozen), frozen);
-      const turn = slices.next();
-      if (turn) await turn;
+      if (turns.spent()) await turns.nextTurn();
     }
     for (const [key, old] of [...this.#objects]) {
       if (fresh.has(key)) continue;
       this.#objects.delete(key);
       this.#emit((h) => h.delete?.(old));
-      const turn = slices.next();
-      if (turn) await turn;
+      if (turns.spent()) await turns.nextTurn();
     }
     for (const [key, obj] of fresh) {
       const old = this.#objects.get(key);
       if (old !== undefined && sameVersion(old, obj)) continue;
       this.#set(key, obj, old);
-      const turn = slices.next();
-      if (turn) await turn;
+      if (turns.spent()) await turns.nextTurn();
     }
   }
 
@@ -138,20 +136,3 @@ function sameVersion(a: KubeObject, b: KubeObject): boolean {
   return a.metadata.resourceVersion === b.metadata.resourceVersion && a.metadata.uid === b.metadata.uid;
 }
 
-/** SLICE_MS is how long replace works before the event loop gets a turn. */
-const SLICE_MS = 10;
-
-/** Slices hands the event loop a turn once SLICE_MS of work have passed; between turns next() costs a clock read. */
-class Slices {
-  private started = performance.now();
-
-  next(): Promise<void> | undefined {
-    if (performance.now() - this.started < SLICE_MS) return undefined;
-    return new Promise((resolve) => {
-      setImmediate(() => {
-        this.started = performance.now();
-        resolve();
-      });
-    });
-  }
-}

@@ -138,19 +138,18 @@ export class ObjectTable {
     return names;
   }
 
-  private unlink(table: ClusterTable, obj: KubeObject): void {
+  /** unlink takes obj's name out of its namespace map (and an emptied map with it); false when it was not there. */
+  private unlink(table: ClusterTable, obj: KubeObject): boolean {
     const namespace = obj.metadata.namespace ?? '';
     const names = table.namespaces.get(namespace);
-    names?.delete(obj.metadata.name ?? '');
-    if (names?.size === 0) table.namespaces.delete(namespace);
+    if (names === undefined || !names.delete(obj.metadata.name ?? '')) return false;
+    if (names.size === 0) table.namespaces.delete(namespace);
+    return true;
   }
 
   /** remove drops a stored object; empty namespace and cluster maps go too, so churn cannot leak. */
   remove(table: ClusterTable, prev: KubeObject): void {
-    const namespace = prev.metadata.namespace ?? '';
-    const names = table.namespaces.get(namespace);
-    if (names === undefined || !names.delete(prev.metadata.name ?? '')) return;
-    if (names.size === 0) table.namespaces.delete(namespace);
+    if (!this.unlink(table, prev)) return;
     table.count--;
     table.resource.count--;
     for (const index of table.indexes.values()) index.update(prev, undefined, []);
@@ -163,9 +162,9 @@ export class ObjectTable {
     table.indexFns.set(name, fn);
     for (const cluster of table.clusters.values()) {
       const index = new IndexBuckets(fn);
-      for (const names of cluster.namespaces.values()) {
-        for (const obj of names.values()) index.update(undefined, obj, fn(obj));
-      }
+      const objects: KubeObject[] = [];
+      for (const names of cluster.namespaces.values()) for (const obj of names.values()) objects.push(obj);
+      index.addGathered(index.gather(objects));
       cluster.indexes.set(name, index);
     }
   }

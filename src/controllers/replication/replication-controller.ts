@@ -6,6 +6,7 @@
 
 import type { Logger } from 'pino';
 import { isAppError } from '../../errors.js';
+import type { LoopTurns } from '../../apimachinery/loop-turns.js';
 import type { KubeObject } from '../../apimachinery/object-meta.js';
 import type { LabelSelector } from '../../apimachinery/selector.js';
 import { schemaOf } from '../../apimachinery/gvr.js';
@@ -16,7 +17,6 @@ import type { ResourceStore, Watch } from '../../store/store.js';
 import { Controller } from '../runtime/controller.js';
 import { WorkQueue } from '../runtime/work-queue.js';
 import type { ControllerMetrics } from '../runtime/controller-metrics.js';
-import type { LoopTurns } from '../runtime/loop-turns.js';
 import type { QueueMetrics } from '../runtime/queue-metrics.js';
 import { CopyStore } from './copy-store.js';
 import { reconcileReplication } from './replication-reconcile.js';
@@ -93,7 +93,7 @@ export class ReplicationController {
       log: opts.log,
       metrics: opts.controllerMetrics,
       queue: new WorkQueue({ name: name, metrics: opts.queueMetrics }),
-      ...(opts.turns ? { turns: opts.turns } : {}),
+      turns: opts.turns,
     });
   }
 

@@ -5,7 +5,7 @@
 
 import type { Logger } from 'pino';
 import type { ControllerMetrics, ReconcileResult } from './controller-metrics.js';
-import { LoopTurns } from './loop-turns.js';
+import { LoopTurns } from '../../apimachinery/loop-turns.js';
 import { TerminalError } from './terminal-error.js';
 import { WorkQueue } from './work-queue.js';
 
@@ -92,7 +92,7 @@ export class Controller {
   /**
    * runWorker takes keys until the queue shuts down. Reconciles against in-memory stores finish
    * in microtasks, so a long backlog would never let timers or sockets run; the workers give the
-   * event loop a turn together once they have used the turn's budget (see loop-turns.ts).
+   * event loop a turn together once they have used the turn's budget (see apimachinery/loop-turns.ts).
    */
   private async runWorker(): Promise<void> {
     for (;;) {

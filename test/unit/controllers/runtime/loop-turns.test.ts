@@ -4,7 +4,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { Controller } from '../../../../src/controllers/runtime/controller.js';
-import { LoopTurns } from '../../../../src/controllers/runtime/loop-turns.js';
+import { LoopTurns } from '../../../../src/apimachinery/loop-turns.js';
 import { silentLog } from './helpers.js';
 
 const KEYS = 2000;
