@@ -86,6 +86,7 @@ async function openBackend(config: Config): Promise<{ readonly backend: Backend;
     ...(etcd.tls === undefined ? {} : { tls: { ...etcd.tls } }),
     dialTimeoutMs: etcd.dialTimeoutSeconds * 1000,
     compactIntervalMs: etcd.compactIntervalMinutes * 60_000,
+    clientThread: true,
   });
   return { backend, etcd: backend };
 }

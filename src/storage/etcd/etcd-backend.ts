@@ -12,6 +12,7 @@ import { EtcdBatcher } from './etcd-batcher.js';
 import { EtcdCaller } from './etcd-caller.js';
 import { openEtcdClient } from './etcd-client.js';
 import type { EtcdTlsFiles } from './etcd-client.js';
+import { EtcdClientThread } from './etcd-client-thread.js';
 import { EtcdCompactor } from './etcd-compactor.js';
 import type { CompactionStatus } from './etcd-compactor.js';
 import { EtcdFeed } from './etcd-feed.js';
@@ -36,6 +37,11 @@ export interface EtcdBackendOptions {
   readonly requestTimeoutMs?: number;
   /** compactIntervalMs is how often etcd is compacted (to the previous tick's revision); 0 disables; default 5 min. */
   readonly compactIntervalMs?: number;
+  /**
+   * clientThread runs commits, lists and feeds on a second etcd client in a worker thread (see
+   * etcd-client-thread.ts); the calls of leader election, shared records and probes stay here.
+   */
+  readonly clientThread?: boolean;
 }
 
 const DEFAULT_DIAL_TIMEOUT_MS = 5_000;
@@ -43,10 +49,25 @@ const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
 const DEFAULT_COMPACT_INTERVAL_MS = 5 * 60_000;
 const PROBE_INTERVAL_MS = 2_000;
 
+/** BarrierFeed is a running feed a barrier can move: its progress key, if it hears progress. */
+interface BarrierFeed extends Feed {
+  progressKey(): string | undefined;
+}
+
 /** openEtcdBackend connects to etcd; a cluster that does not answer yet is reported by health(), not thrown. */
 export async function openEtcdBackend(options: EtcdBackendOptions): Promise<EtcdBackend> {
   const client = await openEtcdClient({ endpoints: options.endpoints, ...(options.tls === undefined ? {} : { tls: options.tls }) });
-  const backend = new EtcdBackend(client, options);
+  let thread: EtcdClientThread | undefined;
+  if (options.clientThread === true) {
+    const { compactIntervalMs: _compaction, clientThread: _thread, ...threadOptions } = options;
+    try {
+      thread = await EtcdClientThread.start(threadOptions);
+    } catch (err) {
+      client.close();
+      throw err;
+    }
+  }
+  const backend = new EtcdBackend(client, options, thread);
   await backend.probe();
   return backend;
 }
@@ -66,13 +87,13 @@ export class EtcdBackend implements Backend {
   private readonly compactor: EtcdCompactor | undefined;
   private readonly probeTimer: NodeJS.Timeout;
   private probing: Promise<void> | undefined;
-  private readonly feeds = new Set<EtcdFeed>();
+  private readonly feeds = new Set<BarrierFeed>();
   private readonly batcher = new EtcdBatcher((op, fence) => this.commitAlone(op, fence), (ops, fence) => this.commitGroup(ops, fence));
   private fencing: EtcdFencing | undefined;
   private readonly pending = new Set<Promise<unknown>>();
   private closing: Promise<void> | undefined;
 
-  constructor(client: Etcd3, options: EtcdBackendOptions) {
+  constructor(client: Etcd3, options: EtcdBackendOptions, private readonly thread?: EtcdClientThread) {
     this.client = client;
     this.keyspace = new EtcdKeyspace(options.prefix ?? DEFAULT_ETCD_PREFIX);
     this.reachability = new Reachability(options.endpoints);
@@ -87,7 +108,9 @@ export class EtcdBackend implements Backend {
   commit(op: BackendOp): Promise<OpResult> {
     return this.track(async () => {
       if (this.keyspace.isReserved(op.key)) throw new AppError('Invalid', `etcd: the key ${op.key} is reserved for the backend`);
-      return this.batcher.submit(op, this.fenceFor(op.key));
+      const fence = this.fenceFor(op.key);
+      if (this.thread !== undefined) return this.thread.commit(op, fence, this.fencing?.prefix ?? '');
+      return this.batcher.submit(op, fence);
     });
   }
 
@@ -129,13 +152,35 @@ export class EtcdBackend implements Backend {
   list(prefix: string): Promise<BackendList>;
   list<T>(prefix: string, read: EntryReader<T>): Promise<BackendList<T>>;
   list<T>(prefix: string, read?: EntryReader<T>): Promise<BackendList<T | StoredEntry>> {
-    return this.track(() => listPrefix<T | StoredEntry>(this, prefix, read ?? ((entry) => entry)));
+    const reader: EntryReader<T | StoredEntry> = read ?? ((entry) => entry);
+    return this.track(() => this.thread?.list(prefix, reader) ?? listPrefix(this, prefix, reader));
   }
 
   watch(prefix: string, afterRevision: number, handlers: FeedHandlers): Feed {
-    const feed = new EtcdFeed(this, prefix, afterRevision, handlers, (ended) => this.feeds.delete(ended));
+    const feed = this.thread === undefined
+      ? new EtcdFeed(this, prefix, afterRevision, handlers, (ended) => this.feeds.delete(ended))
+      : this.threadFeed(this.thread, prefix, afterRevision, handlers);
     if (this.closing !== undefined) void feed.stop();
     else this.feeds.add(feed);
+    return feed;
+  }
+
+  /** threadFeed is a feed the client thread runs; a barrier still moves it through its progress key. */
+  private threadFeed(thread: EtcdClientThread, prefix: string, afterRevision: number, handlers: FeedHandlers): BarrierFeed {
+    const running = thread.watch(prefix, afterRevision, {
+      ...handlers,
+      compacted: () => {
+        this.feeds.delete(feed);
+        handlers.compacted();
+      },
+    });
+    const feed: BarrierFeed = {
+      progressKey: () => (handlers.progress === undefined ? undefined : this.keyspace.progressKey(prefix)),
+      stop: async () => {
+        this.feeds.delete(feed);
+        await running.stop();
+      },
+    };
     return feed;
   }
 
@@ -164,7 +209,8 @@ export class EtcdBackend implements Backend {
   }
 
   health(): BackendHealth {
-    return this.reachability.health();
+    const here = this.reachability.health();
+    return here.ok && this.thread !== undefined ? this.thread.health() : here;
   }
 
   /** compaction is the compactor's status; revision 0 when compaction is disabled or has not happened yet. */
@@ -206,6 +252,7 @@ export class EtcdBackend implements Backend {
     await Promise.all([...this.feeds].map((feed) => feed.stop()));
     await this.compactor?.stop();
     await this.probing;
+    await this.thread?.close();
     this.client.close();
   }
 }

@@ -31,32 +31,51 @@ export interface EtcdListSource {
 
 /** listPrefix reads every key under prefix at one revision, in key order, each through read. */
 export async function listPrefix<T>(source: EtcdListSource, prefix: string, read: EntryReader<T>): Promise<BackendList<T>> {
+  let entries: T[] = [];
+  const revision = await listPages(source, prefix, {
+    page: (page) => void readEach(page, read, entries),
+    restart: () => (entries = []),
+  });
+  return { revision, entries };
+}
+
+/**
+ * PageSink hears a list page by page: page for each page in key order, restart when the list
+ * starts over at a new revision (every page before it is void).
+ */
+export interface PageSink {
+  readonly page: (entries: StoredEntry[]) => void;
+  readonly restart: () => void;
+}
+
+/** listPages reads every key under prefix at one revision, page by page into sink, and resolves with that revision. */
+export async function listPages(source: EtcdListSource, prefix: string, sink: PageSink): Promise<number> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await listAtOneRevision(source, prefix, read);
+      return await pagesAtOneRevision(source, prefix, sink);
     } catch (err) {
       if (!isCompacted(err)) throw err;
       if (attempt === LIST_ATTEMPTS) {
         throw new AppError('ServiceUnavailable', `etcd: the list of ${prefix} was compacted away ${LIST_ATTEMPTS} times while it was read`, {}, { cause: err });
       }
+      sink.restart();
     }
   }
 }
 
 type RangeCall = (request: IRangeRequest) => Promise<IRangeResponse>;
 
-async function listAtOneRevision<T>(source: EtcdListSource, prefix: string, read: EntryReader<T>): Promise<BackendList<T>> {
+async function pagesAtOneRevision(source: EtcdListSource, prefix: string, sink: PageSink): Promise<number> {
   const { key: start, range_end } = source.keyspace.rangeOf(prefix);
   const range: RangeCall = (request) => source.caller.read('list', (options) => source.client.kv.range(request, options));
-  const entries: T[] = [];
   // The first page is read at etcd's current revision; every later page at that same one.
   const first = await range({ key: start, range_end, limit: LIST_PAGE_SIZE });
   const revision = Number(first.header.revision);
   const last = first.kvs.at(-1);
   const later = first.more && last !== undefined ? laterPages(range, keyAfter(last.key), range_end, revision) : undefined;
-  readEach(storedEntries(source.keyspace, first.kvs), read, entries);
-  if (later !== undefined) for await (const page of later) readEach(storedEntries(source.keyspace, page.kvs), read, entries);
-  return { revision, entries };
+  sink.page(storedEntries(source.keyspace, first.kvs));
+  if (later !== undefined) for await (const page of later) sink.page(storedEntries(source.keyspace, page.kvs));
+  return revision;
 }
 
 /** laterPages reads the pages of [from, end) at revision in key order, PAGES_IN_FLIGHT at a time. */

@@ -41,7 +41,8 @@ interface Candidate {
 async function candidates(count: number, prefix = `/test-${randomUUID().slice(0, 8)}`): Promise<Candidate[]> {
   const started: Candidate[] = [];
   for (let i = 0; i < count; i++) {
-    const backend = await openEtcdBackend({ endpoints: etcd.cluster.endpoints, prefix, compactIntervalMs: 0 });
+    // As the app runs it: fenced commits go through the client thread, the election stays here.
+    const backend = await openEtcdBackend({ endpoints: etcd.cluster.endpoints, prefix, compactIntervalMs: 0, clientThread: true });
     const identity = `replica-${i}`;
     const election = new LeaderElection({ backend, identity, leaseSeconds: LEASE_SECONDS, onChange: () => undefined, onError: () => undefined });
     backend.fence({ prefix: FENCED, current: () => election.leadership.fence });

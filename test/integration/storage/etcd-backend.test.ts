@@ -10,6 +10,8 @@
 //   case 8: with no member reachable, open succeeds, calls reject ServiceUnavailable and health says so
 //   case 9: all members stopped (SIGSTOP): commits and lists reject ServiceUnavailable, health turns
 //           not ok; after SIGCONT it recovers and the feed goes on with no gap and no repeat
+// The conformance suite and cases 8 and 9 run twice: with the client on the main thread, and with
+// commits, lists and feeds on a client in a worker thread (what the app runs).
 //   case 11: commits that arrive together share one transaction (and its revision); each holds
 //   case 12: a group with a failing condition is committed again one by one: the others hold
 //   case 14: a list of several pages through a reader (pages are read ahead while one is read)
@@ -59,6 +61,7 @@ async function rejection(promise: Promise<unknown>): Promise<unknown> {
 }
 
 describeBackendConformance('etcd', () => openEtcdBackend({ endpoints: etcd.cluster.endpoints, prefix: '/conformance', compactIntervalMs: 0 }));
+describeBackendConformance('etcd, client in a thread', () => openEtcdBackend({ endpoints: etcd.cluster.endpoints, prefix: '/conformance-thread', compactIntervalMs: 0, clientThread: true }));
 
 describe('etcd backend', () => {
   it('case 1: keys land under the prefix in etcd and come back without it; the compaction key is reserved', async () => {
@@ -217,8 +220,11 @@ describe('etcd backend', () => {
       expect(feed.revisions()).toEqual([...revisions].sort((a, b) => a - b));
     });
 
-    it('case 9: all members stopped (SIGSTOP): calls reject ServiceUnavailable; after SIGCONT the feed goes on with no gap and no repeat', async () => {
-      const backend = await open({ endpoints: own.endpoints, requestTimeoutMs: 2_000, dialTimeoutMs: 1_000 });
+    it.each([
+      { clientThread: false },
+      { clientThread: true },
+    ])('case 9: all members stopped (SIGSTOP): calls reject ServiceUnavailable; after SIGCONT the feed goes on with no gap and no repeat (client in a thread: $clientThread)', async ({ clientThread }) => {
+      const backend = await open({ endpoints: own.endpoints, requestTimeoutMs: 2_000, dialTimeoutMs: 1_000, clientThread });
       const feed = new FeedRecorder();
       backend.watch('/s/', await backend.currentRevision(), feed.handlers);
       const before = await committed(backend, { kind: 'create', key: '/s/before', value: 'x' });
@@ -284,9 +290,12 @@ describe('etcd backend', () => {
     expect((directory as Error).message).toContain('file /');
   });
 
-  it('case 8: with no member reachable, open succeeds, calls reject ServiceUnavailable and health says so', async () => {
+  it.each([
+    { clientThread: false },
+    { clientThread: true },
+  ])('case 8: with no member reachable, open succeeds, calls reject ServiceUnavailable and health says so (client in a thread: $clientThread)', async ({ clientThread }) => {
     const endpoint = `http://127.0.0.1:${await freePort()}`;
-    const backend = await open({ endpoints: [endpoint], requestTimeoutMs: 1_000, dialTimeoutMs: 500 });
+    const backend = await open({ endpoints: [endpoint], requestTimeoutMs: 1_000, dialTimeoutMs: 500, clientThread });
     expect(backend.health()).toMatchObject({ ok: false, message: expect.stringContaining(endpoint) });
     expect(await rejection(backend.commit({ kind: 'create', key: '/k', value: 'x' }))).toMatchObject({ code: 'ServiceUnavailable' });
     expect(await rejection(backend.currentRevision())).toMatchObject({ code: 'ServiceUnavailable' });

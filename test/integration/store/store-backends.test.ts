@@ -53,3 +53,7 @@ describeStoreConformance('etcd', async () => {
   const prefix = `/conformance-${++prefixes}`;
   return durable(() => openEtcdBackend({ endpoints: etcd.endpoints, prefix, compactIntervalMs: 0 }));
 });
+describeStoreConformance('etcd, client in a thread', async () => {
+  const prefix = `/conformance-${++prefixes}`;
+  return durable(() => openEtcdBackend({ endpoints: etcd.endpoints, prefix, compactIntervalMs: 0, clientThread: true }));
+});
