@@ -49,10 +49,6 @@ const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
 const DEFAULT_COMPACT_INTERVAL_MS = 5 * 60_000;
 const PROBE_INTERVAL_MS = 2_000;
 
-/** BarrierFeed is a running feed a barrier can move: its progress key, if it hears progress. */
-interface BarrierFeed extends Feed {
-  progressKey(): string | undefined;
-}
 
 /** openEtcdBackend connects to etcd; a cluster that does not answer yet is reported by health(), not thrown. */
 export async function openEtcdBackend(options: EtcdBackendOptions): Promise<EtcdBackend> {
@@ -87,7 +83,7 @@ export class EtcdBackend implements Backend {
   private readonly compactor: EtcdCompactor | undefined;
   private readonly probeTimer: NodeJS.Timeout;
   private probing: Promise<void> | undefined;
-  private readonly feeds = new Set<BarrierFeed>();
+  private readonly feeds = new Set<Feed>();
   private readonly batcher = new EtcdBatcher((op, fence) => this.commitAlone(op, fence), (ops, fence) => this.commitGroup(ops, fence));
   private fencing: EtcdFencing | undefined;
   private readonly pending = new Set<Promise<unknown>>();
@@ -165,8 +161,8 @@ export class EtcdBackend implements Backend {
     return feed;
   }
 
-  /** threadFeed is a feed the client thread runs; a barrier still moves it through its progress key. */
-  private threadFeed(thread: EtcdClientThread, prefix: string, afterRevision: number, handlers: FeedHandlers): BarrierFeed {
+  /** threadFeed is a feed the client thread runs (a barrier there moves it). */
+  private threadFeed(thread: EtcdClientThread, prefix: string, afterRevision: number, handlers: FeedHandlers): Feed {
     const running = thread.watch(prefix, afterRevision, {
       ...handlers,
       compacted: () => {
@@ -174,8 +170,7 @@ export class EtcdBackend implements Backend {
         handlers.compacted();
       },
     });
-    const feed: BarrierFeed = {
-      progressKey: () => (handlers.progress === undefined ? undefined : this.keyspace.progressKey(prefix)),
+    const feed: Feed = {
       stop: async () => {
         this.feeds.delete(feed);
         await running.stop();
@@ -185,7 +180,7 @@ export class EtcdBackend implements Backend {
   }
 
   currentRevision(): Promise<number> {
-    return this.track(() => this.readRevision());
+    return this.track(() => this.thread?.currentRevision() ?? this.readRevision());
   }
 
   /**
@@ -196,10 +191,12 @@ export class EtcdBackend implements Backend {
    * (a known etcd bug, fixed in those releases), and Debian ships 3.4.23: a write is right on every version.
    */
   barrier(): Promise<number> {
+    // With a client thread, every feed runs there, and so does the barrier that moves them.
+    if (this.thread !== undefined) return this.track(() => (this.thread as EtcdClientThread).barrier());
     return this.track(async () => {
       const keys = new Set<string>();
       for (const feed of this.feeds) {
-        const key = feed.progressKey();
+        const key = feed instanceof EtcdFeed ? feed.progressKey() : undefined;
         if (key !== undefined) keys.add(key);
       }
       if (keys.size === 0) return this.readRevision();

@@ -78,6 +78,15 @@ export class EtcdClientThread {
     return { revision, entries };
   }
 
+  currentRevision(): Promise<number> {
+    return this.call((id) => ({ t: 'revision', id }));
+  }
+
+  /** barrier moves the thread's feeds that hear progress (see EtcdBackend.barrier). */
+  barrier(): Promise<number> {
+    return this.call((id) => ({ t: 'barrier', id }));
+  }
+
   watch(prefix: string, after: number, handlers: FeedHandlers): ThreadFeed {
     const feed = this.nextId++;
     this.feeds.set(feed, handlers);

@@ -42,6 +42,12 @@ class EtcdThreadServer {
           restart: () => this.send({ t: 'restart', id: message.id }),
         }));
         return;
+      case 'revision':
+        this.answer(message.id, this.backend.currentRevision());
+        return;
+      case 'barrier':
+        this.answer(message.id, this.backend.barrier());
+        return;
       case 'watch':
         this.watch(message.feed, message.prefix, message.after, message.progress);
         return;

@@ -22,6 +22,8 @@ export type ThreadStart = Omit<EtcdBackendOptions, 'compactIntervalMs' | 'client
 export type ToThread =
   | { readonly t: 'commit'; readonly id: number; readonly op: BackendOp; readonly fence?: ThreadFence }
   | { readonly t: 'list'; readonly id: number; readonly prefix: string }
+  | { readonly t: 'revision'; readonly id: number }
+  | { readonly t: 'barrier'; readonly id: number }
   | { readonly t: 'watch'; readonly feed: number; readonly prefix: string; readonly after: number; readonly progress: boolean }
   | { readonly t: 'unwatch'; readonly feed: number }
   | { readonly t: 'close'; readonly id: number };
