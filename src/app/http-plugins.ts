@@ -15,6 +15,7 @@ import type { ActiveWatches } from '../apiserver/watch-stream.js';
 import { authPlugin } from '../auth/auth-plugin.js';
 import { authorizeClusterRequest } from '../auth/cluster-guard.js';
 import { GRAPHIQL_ROUTES } from '../graphql/graphiql-page.js';
+import { JsonText } from '../apimachinery/json-text.js';
 import { graphqlPlugin } from '../graphql/graphql-plugin.js';
 import { facadePlugin } from '../http/facade/facade-plugin.js';
 import { registerCors } from '../http/cors.js';
@@ -74,11 +75,13 @@ export async function registerHttpSurfaces(fastify: FastifyInstance, s: HttpSurf
       ...(s.sourceConsistency ? { consistentRead: () => s.sourceConsistency?.wait() } : {}),
     });
   }
+  // One cache of frozen objects' JSON text for REST and GraphQL: an object read through both is serialised once.
+  const json = new JsonText();
   await fastify.register(facadePlugin, {
-    read: data.read, write: data.write, sseClients: metrics.sseClients, sseMaxBufferedBytes: config.watch.maxBufferedBytes, bodyLimit: config.limits.bodyBytes,
+    json, read: data.read, write: data.write, sseClients: metrics.sseClients, sseMaxBufferedBytes: config.watch.maxBufferedBytes, bodyLimit: config.limits.bodyBytes,
   });
   await fastify.register(graphqlPlugin, {
-    read: data.read, write: data.write, subscriptionsGauge: metrics.graphqlSubscriptions, counters: metrics.graphqlSubscriptions, websocket: config.graphql.websocket,
+    json, read: data.read, write: data.write, subscriptionsGauge: metrics.graphqlSubscriptions, counters: metrics.graphqlSubscriptions, websocket: config.graphql.websocket,
     subscriptionQueueBytes: config.watch.maxBufferedBytes,
     ...(auth.authenticator ? { authenticator: auth.authenticator } : {}),
   });

@@ -29,6 +29,8 @@ import type { TokenAuthenticator } from '../auth/token-authenticator.js';
 import { graphqlAccess } from './graphql-access.js';
 import type { ReadModel } from '../read/read-model.js';
 import type { WriteService } from '../write/write-service.js';
+import { JsonText } from '../apimachinery/json-text.js';
+import { answerText, dataOnlyAnswer } from './answer-text.js';
 import { EventStreams } from './event-streams.js';
 import { formatGraphqlErrors } from './format-graphql-errors.js';
 import { graphiqlPage } from './graphiql-page.js';
@@ -69,6 +71,8 @@ export interface GraphqlPluginOptions {
   readonly subscriptionQueue?: number;
   /** subscriptionQueueBytes bounds the estimated bytes of that queue (the config's `watch.maxBufferedBytes`). */
   readonly subscriptionQueueBytes?: number;
+  /** json keeps the JSON text of frozen objects (share the REST facade's, so one object is serialised once); default a new one. */
+  readonly json?: JsonText;
   /** schemaFile overrides the SDL's location (default SCHEMA_FILE). */
   readonly schemaFile?: string;
   /** graphiql serves GraphiQL at /graphiql (default true). */
@@ -94,9 +98,14 @@ export async function graphqlPlugin(fastify: FastifyInstance, options: GraphqlPl
   const access = graphqlAccess(options.read, options.write, options.authenticator !== undefined);
   // Added before mercurius so that its routes inherit the hooks and it uses this WebSocket server.
   fastify.addHook('preHandler', graphqlRequestGuard(limits));
-  fastify.addHook('preSerialization', async (req, _reply, payload: unknown) => {
-    if (req.routeOptions.url === '/graphql') countAnswerErrors(payload, counters);
-    return payload;
+  const json = options.json ?? new JsonText();
+  fastify.addHook('preSerialization', (req, reply, payload: unknown, done) => {
+    if (req.routeOptions.url === '/graphql') {
+      countAnswerErrors(payload, counters);
+      const data = dataOnlyAnswer(payload);
+      if (data !== undefined) reply.serializer(() => answerText(data, json));
+    }
+    done(null, payload);
   });
   const websocket: ConnectionLimits = { ...DEFAULT_CONNECTION_LIMITS, ...options.websocket };
   const gate = new SubscriptionGate({ limits: websocket, documentLimits: limits, ...(options.authenticator ? { authenticator: options.authenticator } : {}) });

@@ -3,7 +3,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { ReadModel } from '../../read/read-model.js';
 import type { WriteService } from '../../write/write-service.js';
-import type { JsonText } from './json-text.js';
+import type { JsonText } from '../../apimachinery/json-text.js';
 import type { OpenApiDocument } from './openapi-document.js';
 import type { SseLimits } from './serve-sse.js';
 import type { SseStreams } from './sse-streams.js';

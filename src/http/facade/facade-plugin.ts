@@ -12,7 +12,7 @@ import type { WriteService } from '../../write/write-service.js';
 import { docsPlugin } from './docs-routes.js';
 import type { FacadeContext } from './facade-context.js';
 import { sendFacadeError } from './facade-errors.js';
-import { JsonText } from './json-text.js';
+import { JsonText } from '../../apimachinery/json-text.js';
 import { listRoutes } from './list-routes.js';
 import { objectRoutes } from './object-routes.js';
 import { writeRoutes } from './write-routes.js';
@@ -28,6 +28,8 @@ export interface FacadeOptions {
   readonly bodyLimit?: number;
   /** sseClients counts the open event streams (the app's `cachegate_sse_clients` gauge). */
   readonly sseClients?: OpenStreamsGauge;
+  /** json keeps the JSON text of frozen objects, shared with GraphQL; default a new one. */
+  readonly json?: JsonText;
   /** openApiPath overrides the location of openapi/openapi.yaml. */
   readonly openApiPath?: string;
   /** sseKeepAliveMs: interval of `: keep-alive` comments on event streams (default 15 s). */
@@ -45,7 +47,7 @@ export async function facadePlugin(app: FastifyInstance, opts: FacadeOptions): P
     read: opts.read,
     ...(opts.write ? { write: opts.write } : {}),
     document,
-    json: new JsonText(),
+    json: opts.json ?? new JsonText(),
     streams: new SseStreams(opts.sseClients),
     sseLimits: { keepAliveMs: opts.sseKeepAliveMs ?? 15_000, maxBufferedBytes: opts.sseMaxBufferedBytes ?? 8 * 1024 * 1024 },
     readOf: (req) => scopeReadModel(opts.read, principalOf(req)),

@@ -4,7 +4,7 @@
 
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { FoundObject, ObjectRef } from '../../read/read-model.js';
-import type { JsonText } from './json-text.js';
+import type { JsonText } from '../../apimachinery/json-text.js';
 import type { FacadeContext } from './facade-context.js';
 import { readWaitOf } from './read-wait.js';
 import type { ReadWaitQuery } from './read-wait.js';

@@ -3,7 +3,7 @@
 
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { KubeObject } from '../../apimachinery/object-meta.js';
-import type { JsonText } from './json-text.js';
+import type { JsonText } from '../../apimachinery/json-text.js';
 
 /** sendObject sends the object's JSON with an ETag, or an empty 304 when the client's copy is current. */
 export async function sendObject(req: FastifyRequest, reply: FastifyReply, obj: KubeObject, json: JsonText): Promise<FastifyReply> {

@@ -14,7 +14,7 @@
 
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { CachedObjectFilter, ReadEvent, ReadModel } from '../../read/read-model.js';
-import type { JsonText } from './json-text.js';
+import type { JsonText } from '../../apimachinery/json-text.js';
 import type { SseStreams } from './sse-streams.js';
 
 /** SseLimits bound a stream's memory and keep idle connections alive through proxies. */

@@ -1,7 +1,7 @@
 // Serialising cache objects once: stored objects are deeply frozen, so the JSON text of one can
 // be kept (weakly) and reused by every request and every event stream that sends it.
 
-import type { KubeObject } from '../../apimachinery/object-meta.js';
+import type { KubeObject } from './object-meta.js';
 
 /** JsonText gives the JSON text of objects, caching it for frozen ones. */
 export class JsonText {
