@@ -13,7 +13,7 @@ import { AppError } from '../../errors.js';
 import { readEach } from '../backend.js';
 import type { BackendHealth, BackendList, BackendOp, EntryReader, FeedHandlers, OpResult } from '../backend.js';
 import type { EtcdFence } from './etcd-fence.js';
-import { fromThreadError } from './etcd-thread-protocol.js';
+import { Outbox, fromThreadError } from './etcd-thread-protocol.js';
 import type { FromThread, ThreadError, ThreadStart, ToThread } from './etcd-thread-protocol.js';
 import { StorageOpenError } from '../storage-open-error.js';
 
@@ -41,12 +41,16 @@ export class EtcdClientThread {
   /** opened settles once the thread has opened its backend (or could not). */
   private readonly opened: Promise<void>;
   private settleOpen: ((error?: ThreadError) => void) | undefined;
+  private readonly outbox: Outbox<ToThread>;
 
   private constructor(private readonly worker: Worker) {
     this.opened = new Promise((resolve, reject) => {
       this.settleOpen = (error) => (error === undefined ? resolve() : reject(openError(error)));
     });
-    worker.on('message', (message: FromThread) => this.receive(message));
+    this.outbox = new Outbox((batch) => worker.postMessage(batch));
+    worker.on('message', (batch: FromThread[]) => {
+      for (const message of batch) this.receive(message);
+    });
     worker.on('error', (err) => this.end(`the etcd client thread failed: ${err.message}`));
     worker.on('exit', (code) => this.end(`the etcd client thread exited (code ${code})`));
   }
@@ -163,7 +167,7 @@ export class EtcdClientThread {
   }
 
   private send(message: ToThread): void {
-    this.worker.postMessage(message);
+    this.outbox.push(message);
   }
 
   /** end fails every call in flight: the thread is gone, and with it their answers. */

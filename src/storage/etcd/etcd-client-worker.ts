@@ -10,7 +10,7 @@ import { openEtcdBackend } from './etcd-backend.js';
 import type { EtcdBackend } from './etcd-backend.js';
 import type { EtcdFence } from './etcd-fence.js';
 import { listPages } from './etcd-list.js';
-import { toThreadError } from './etcd-thread-protocol.js';
+import { Outbox, toThreadError } from './etcd-thread-protocol.js';
 import type { FromThread, ThreadFence, ThreadStart, ToThread } from './etcd-thread-protocol.js';
 
 const HEALTH_POLL_MS = 200;
@@ -25,7 +25,10 @@ class EtcdThreadServer {
   private fenceAtHand: EtcdFence | undefined;
   private fencedPrefix: string | undefined;
 
-  constructor(private readonly port: MessagePort, private readonly backend: EtcdBackend) {
+  private readonly outbox: Outbox<FromThread>;
+
+  constructor(port: MessagePort, private readonly backend: EtcdBackend) {
+    this.outbox = new Outbox((batch) => port.postMessage(batch));
     this.healthTimer = setInterval(() => this.reportHealth(), HEALTH_POLL_MS);
     this.healthTimer.unref();
     this.reportHealth();
@@ -111,7 +114,7 @@ class EtcdThreadServer {
   }
 
   private send(message: FromThread): void {
-    this.port.postMessage(message);
+    this.outbox.push(message);
   }
 }
 
@@ -120,12 +123,14 @@ async function serve(port: MessagePort, start: ThreadStart): Promise<void> {
   try {
     backend = await openEtcdBackend({ ...start, compactIntervalMs: 0 });
   } catch (err) {
-    port.postMessage({ t: 'failed', error: toThreadError(err) } satisfies FromThread);
+    port.postMessage([{ t: 'failed', error: toThreadError(err) }] satisfies FromThread[]);
     return;
   }
   const server = new EtcdThreadServer(port, backend);
-  port.on('message', (message: ToThread) => server.receive(message));
-  port.postMessage({ t: 'opened' } satisfies FromThread);
+  port.on('message', (batch: ToThread[]) => {
+    for (const message of batch) server.receive(message);
+  });
+  port.postMessage([{ t: 'opened' }] satisfies FromThread[]);
 }
 
 if (parentPort !== null) void serve(parentPort, workerData as ThreadStart);
