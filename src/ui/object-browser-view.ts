@@ -136,7 +136,10 @@ export class ObjectBrowserView implements View {
       for (const other of buttons) other.setAttribute('aria-pressed', String(other === button));
       void this.detail.show(schema, page.items[i] as CachedObject);
     }));
+    // A list rendered again (a later answer for the same choice) keeps a keyboard user's focus on the object it was on.
+    const focused = document.activeElement instanceof HTMLElement && this.list.contains(document.activeElement) ? document.activeElement.dataset['object'] : undefined;
     this.list.replaceChildren(...(buttons.length === 0 ? [h('li', { class: 'empty' }, empty)] : buttons.map((button) => h('li', {}, button))));
+    if (focused !== undefined) buttons.find((button) => button.dataset['object'] === focused)?.focus({ preventScroll: true });
     const more = page.metadata.remainingItemCount;
     this.pageInfo.textContent = `Page ${this.continues.length}${more === undefined ? '' : ` · ${more} more`}`;
     this.previous.disabled = this.continues.length === 1;
