@@ -57,11 +57,16 @@ export function createHttpServer(logger: Logger, bodyLimit: number): HttpServer 
     const error = new AppError('ServiceUnavailable', 'the server is shutting down; retry on another instance');
     return sendStatus(reply.header('connection', 'close'), error);
   });
-  fastify.addHook('onSend', async (req, reply) => {
+  // Hooks every request runs take a callback: an async hook costs each request a promise.
+  fastify.addHook('onSend', (req, reply, payload, done) => {
     reply.header(REQUEST_ID_HEADER, req.id);
+    done(null, payload);
   });
-  fastify.addHook('onResponse', async (req, reply) => {
-    req.log.info({ method: req.method, url: redactUrl(req.url), statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
+  fastify.addHook('onResponse', (req, reply, done) => {
+    if (logger.isLevelEnabled('info')) {
+      req.log.info({ method: req.method, url: redactUrl(req.url), statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
+    }
+    done();
   });
   return { fastify, connections };
 }

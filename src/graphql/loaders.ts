@@ -58,9 +58,10 @@ export function createLoaders(read: ReadModel, access: GraphqlAccess = graphqlAc
       object: async (queries: Array<{ obj: unknown; params: ObjectArgs }>, context: object) => {
         const scoped = access.read(context);
         // Each lookup first waits for what it asks (minResourceVersion, a consistent read); one
-        // that fails gets only its error. Consistent lookups share one revision request.
-        const waits = queries.map(({ params }) => readWaitOf(params));
-        const waited = await Promise.all(waits.map((want) => waitOrError(() => scoped.waitForRead(want))));
+        // that fails gets only its error. Consistent lookups share one revision request. Most
+        // wait for nothing, and then cost no promise each.
+        const waits = queries.map(({ params }) => startWait(() => scoped.waitForRead(readWaitOf(params))));
+        const waited = waits.every((wait) => wait === undefined) ? [] : await Promise.all(waits);
         const found = await scoped.getObjects(queries.map(({ params }) => objectRef(params)));
         return found.map((result, i) => waited[i] ?? (result instanceof Error ? result : result.object));
       },
@@ -142,12 +143,17 @@ function refKey(ref: ObjectRef): string {
   return JSON.stringify([ref.shard, ref.cluster, ref.group, ref.version, ref.resource, ref.namespace, ref.name]);
 }
 
-/** waitOrError runs a read's wait: undefined once it may go ahead, or the error it failed with. */
-async function waitOrError(wait: () => Promise<void> | undefined): Promise<Error | undefined> {
+/** startWait starts a read's wait: undefined when it may go ahead at once, else the wait's outcome (undefined, or the error it failed with). */
+function startWait(wait: () => Promise<void> | undefined): Promise<Error | undefined> | undefined {
+  let waiting: Promise<void> | undefined;
   try {
-    await wait();
-    return undefined;
+    waiting = wait();
   } catch (err) {
-    return err instanceof Error ? err : new Error(String(err));
+    return Promise.resolve(asError(err));
   }
+  return waiting?.then(() => undefined, asError);
+}
+
+function asError(err: unknown): Error {
+  return err instanceof Error ? err : new Error(String(err));
 }

@@ -20,11 +20,12 @@ async function metricsRoutes(app: FastifyInstance, opts: { readonly metrics: Met
     if (refused !== undefined) return sendStatus(reply, refused);
     return reply.type(registry.contentType).send(await registry.metrics());
   });
-  app.addHook('onResponse', async (req, reply) => {
+  app.addHook('onResponse', (req, reply, done) => {
     httpRequestDuration.observe(
       { method: req.method, route: req.routeOptions.url ?? 'unmatched', status_code: String(reply.statusCode) },
       reply.elapsedTime / 1000,
     );
+    done();
   });
 }
 
