@@ -17,6 +17,11 @@ export class JsonText {
     return text;
   }
 
+  /** peek returns the JSON text of an object, cached or made, without keeping what it made. */
+  peek(obj: KubeObject): string {
+    return this.#cache.get(obj) ?? JSON.stringify(obj);
+  }
+
   /** list renders `{...head, items: [...]}` with the items' cached texts, items last. */
   list(head: Readonly<Record<string, unknown>>, items: readonly KubeObject[]): string {
     const start = JSON.stringify(head);

@@ -11,6 +11,7 @@
 // maxBufferedBytes of live events wait behind it (then it is cut) or its timeout ends the watch.
 
 import type { FastifyReply } from 'fastify';
+import { JsonText } from '../apimachinery/json-text.js';
 import type { KubeObject } from '../apimachinery/object-meta.js';
 import type { Scope, Watch, WatchEvent, WatchOptions, ResourceStore } from '../store/store.js';
 
@@ -149,7 +150,7 @@ function pacedWriter(
  * one synchronous loop, so remembering the last event's text serves every watcher but the first.
  */
 export class EventEncoder {
-  readonly #json = new WeakMap<KubeObject, string>();
+  readonly #json = new JsonText();
   #lastEvent: KubeObject | undefined;
   #lastEventText = '';
 
@@ -161,7 +162,7 @@ export class EventEncoder {
   /** eventJson gives an event object's JSON text: a list's cached text, or the last event's. */
   private eventJson(obj: KubeObject): string {
     if (obj === this.#lastEvent) return this.#lastEventText;
-    const text = this.#json.get(obj) ?? JSON.stringify(obj);
+    const text = this.#json.peek(obj);
     this.#lastEvent = obj;
     this.#lastEventText = text;
     return text;
@@ -169,11 +170,6 @@ export class EventEncoder {
 
   /** json gives the JSON text of a stored (frozen) object, cached. */
   json(obj: KubeObject): string {
-    let text = this.#json.get(obj);
-    if (text === undefined) {
-      text = JSON.stringify(obj);
-      if (Object.isFrozen(obj)) this.#json.set(obj, text);
-    }
-    return text;
+    return this.#json.of(obj);
   }
 }
