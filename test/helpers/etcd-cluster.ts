@@ -66,8 +66,22 @@ interface MemberPlan {
   readonly dataDir: string;
 }
 
+/** PORT_ATTEMPTS: ports are picked free, but another process can bind one before etcd does. */
+const PORT_ATTEMPTS = 3;
+
 /** startEtcd starts the members and resolves once every one of them reports healthy. */
 export async function startEtcd(options: StartEtcdOptions): Promise<EtcdCluster> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startEtcdOnce(options);
+    } catch (err) {
+      // A member that lost its port to another process: the whole cluster again, on new ports.
+      if (attempt >= PORT_ATTEMPTS || !String(err).includes('address already in use')) throw err;
+    }
+  }
+}
+
+async function startEtcdOnce(options: StartEtcdOptions): Promise<EtcdCluster> {
   const root = await mkdtemp(join(tmpdir(), 'cachegate-etcd-'));
   const tls = options.tls === true ? await makeCertificates(root) : undefined;
   const plans = await planMembers(root, options.members, tls === undefined ? 'http' : 'https');
