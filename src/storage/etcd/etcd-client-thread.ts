@@ -11,7 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { AppError } from '../../errors.js';
 import { readEach } from '../backend.js';
-import type { BackendHealth, BackendList, BackendOp, EntryReader, FeedHandlers, OpResult } from '../backend.js';
+import type { BackendHealth, BackendList, BackendOp, EntryReader, Feed, FeedHandlers, OpResult } from '../backend.js';
 import type { EtcdFence } from './etcd-fence.js';
 import { Outbox, fromThreadError } from './etcd-thread-protocol.js';
 import type { FromThread, ThreadError, ThreadStart, ToThread } from './etcd-thread-protocol.js';
@@ -23,11 +23,6 @@ interface Call {
   readonly reject: (err: AppError) => void;
   readonly page?: (message: Extract<FromThread, { t: 'page' }>) => void;
   readonly restart?: () => void;
-}
-
-/** ThreadFeed is a feed the thread runs; stop ends it there. */
-export interface ThreadFeed {
-  stop(): Promise<void>;
 }
 
 /** EtcdClientThread runs commits, lists and feeds on an etcd client in a worker thread. */
@@ -91,7 +86,7 @@ export class EtcdClientThread {
     return this.call((id) => ({ t: 'barrier', id }));
   }
 
-  watch(prefix: string, after: number, handlers: FeedHandlers): ThreadFeed {
+  watch(prefix: string, after: number, handlers: FeedHandlers): Feed {
     const feed = this.nextId++;
     this.feeds.set(feed, handlers);
     this.send({ t: 'watch', feed, prefix, after, progress: handlers.progress !== undefined });
