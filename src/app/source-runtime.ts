@@ -4,6 +4,7 @@
 
 import type { Logger } from 'pino';
 import type { GroupResource, GroupVersionResource } from '../apimachinery/gvr.js';
+import { schemaOf } from '../apimachinery/gvr.js';
 import type { KubeObject } from '../apimachinery/object-meta.js';
 import { ClusterCachedResourceController } from '../controllers/clustercachedresources/ccr-controller.js';
 import type { CopyPurger, StartChild } from '../controllers/clustercachedresources/ccr-deps.js';
@@ -142,6 +143,13 @@ export function startSourceRuntime(opts: SourceRuntimeOptions): SourceRuntime {
     if (firstSync === stopping && stopping?.hasSynced() === false) firstSync = undefined;
     await stopping?.stop();
   };
+  /** liveCacheCount is the copy count of the running child replicating this resource here, if any. */
+  const liveCacheCount = (cluster: string, gvr: GroupVersionResource): number | undefined => {
+    for (const { child } of running) {
+      if (child.spec.cluster === cluster && schemaOf(child.spec.gvr) === schemaOf(gvr)) return child.counts().cache;
+    }
+    return undefined;
+  };
   if (opts.leading) lead(true);
   let lastSeenConnectedMs: number | undefined;
   return {
@@ -150,10 +158,12 @@ export function startSourceRuntime(opts: SourceRuntimeOptions): SourceRuntime {
     discovery,
     clusterCachedResources: () => {
       const health = sourceHealth(ccrs.reflector, Date.now());
-      return [...ccrs.reflector.list()].map((obj) => reportedCcr({
-        ...obj,
-        metadata: { ...obj.metadata, annotations: { ...obj.metadata.annotations, [SHARD_ANNOTATION]: source.name, [CLUSTER_ANNOTATION]: clusterOf(source, obj) } },
-      }, health));
+      return [...ccrs.reflector.list()].map((obj) => {
+        const cluster = clusterOf(source, obj);
+        const annotations = { ...obj.metadata.annotations, [SHARD_ANNOTATION]: source.name, [CLUSTER_ANNOTATION]: cluster };
+        const live = health.error === undefined ? undefined : liveCacheCount(cluster, readCcr(cluster, obj).gvr);
+        return reportedCcr({ ...obj, metadata: { ...obj.metadata, annotations } }, health, live);
+      });
     },
     replicationProgress(cluster) {
       // One synchronous step: an informer hands each change to its handlers (which queue it)

@@ -3,7 +3,9 @@
 // controller per CCR. Counts changing in a child coalesce into one status write per COUNTS_DELAY_MS.
 
 import type { Logger } from 'pino';
+import { schemaOf } from '../../apimachinery/gvr.js';
 import type { KubeObject } from '../../apimachinery/object-meta.js';
+import type { ReplicationSpec } from '../replication/replication-spec.js';
 import { Controller } from '../runtime/controller.js';
 import { WorkQueue } from '../runtime/work-queue.js';
 import type { ControllerMetrics } from '../runtime/controller-metrics.js';
@@ -11,7 +13,7 @@ import type { QueueMetrics } from '../runtime/queue-metrics.js';
 import type { SourceView } from '../replication/source-view.js';
 import type { CcrClient, CopyPurger, ResolveResource, StartChild } from './ccr-deps.js';
 import { reconcileCcr } from './ccr-reconcile.js';
-import { ccrKey, splitCcrKey } from './ccr-view.js';
+import { ccrKey, readCcr, splitCcrKey } from './ccr-view.js';
 import { ChildRegistry } from './child-registry.js';
 import { InitialSync } from './initial-sync.js';
 import { isStatusOnlyChange } from './status-only-change.js';
@@ -46,7 +48,7 @@ export class ClusterCachedResourceController {
 
   constructor(opts: CcrControllerOptions) {
     this.#opts = opts;
-    this.#children = new ChildRegistry(opts.startChild, opts.purger);
+    this.#children = new ChildRegistry(opts.startChild, opts.purger, (key, spec) => this.#claimedElsewhere(key, spec));
     this.#initialSync = new InitialSync({
       ccrsSynced: () => opts.ccrs.hasSynced(),
       stored: (key) => {
@@ -93,6 +95,18 @@ export class ClusterCachedResourceController {
     this.#removeHandler = this.#opts.ccrs.addHandler({ add: added, update: updated, delete: enqueueGone });
     registering = false;
     this.#controller.start();
+  }
+
+  /** #claimedElsewhere: another live CCR of the spec's cluster names the spec's resource (same schema). */
+  #claimedElsewhere(key: string, spec: ReplicationSpec): boolean {
+    const schema = schemaOf(spec.gvr);
+    for (const obj of this.#opts.ccrs.list()) {
+      const cluster = this.#opts.ccrs.clusterOf(obj);
+      if (cluster !== spec.cluster || obj.metadata.deletionTimestamp !== undefined) continue;
+      const other = readCcr(cluster, obj);
+      if (ccrKey(cluster, other.name) !== key && schemaOf(other.gvr) === schema) return true;
+    }
+    return false;
   }
 
   #enqueueSiblings(obj: KubeObject): void {

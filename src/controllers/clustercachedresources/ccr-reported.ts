@@ -4,7 +4,9 @@
 // Repeating that would be a claim cachegate cannot back, so the report says what is known now,
 // the Kubernetes way: a condition with positive polarity, `SourceReachable=False`, carrying the
 // error and since when; and `resourceCounts.local` is dropped, because the number of objects in
-// an unreachable source is unknown. `resourceCounts.cache` stays: the copies are still served.
+// an unreachable source is unknown. `resourceCounts.cache` stays, the copies are still served, and
+// is taken from the running replication controller when there is one: the stored status may
+// predate the last copies (status writes are batched, and the source can go before one lands).
 
 import type { KubeObject } from '../../apimachinery/object-meta.js';
 import { isPlainObject } from '../../apimachinery/object-meta.js';
@@ -19,8 +21,12 @@ export interface SourceHealth {
   readonly since: string | undefined;
 }
 
-/** reportedCcr gives a CCR read from its source's informer, its status made honest for the source's health now. */
-export function reportedCcr(ccr: KubeObject, health: SourceHealth): KubeObject {
+/**
+ * reportedCcr gives a CCR read from its source's informer, its status made honest for the source's
+ * health now. liveCacheCount is the number of copies its replication controller counts now, if
+ * one runs in this process.
+ */
+export function reportedCcr(ccr: KubeObject, health: SourceHealth, liveCacheCount?: number): KubeObject {
   if (health.error === undefined) return ccr;
   const status = isPlainObject(ccr['status']) ? ccr['status'] : {};
   const conditions = Array.isArray(status['conditions']) ? status['conditions'].filter((c) => !isPlainObject(c) || c['type'] !== SOURCE_REACHABLE) : [];
@@ -33,6 +39,9 @@ export function reportedCcr(ccr: KubeObject, health: SourceHealth): KubeObject {
   });
   const next: Record<string, unknown> = { ...status, conditions };
   const counts = status['resourceCounts'];
-  if (isPlainObject(counts)) next['resourceCounts'] = typeof counts['cache'] === 'number' ? { cache: counts['cache'] } : {};
+  const storedCache = isPlainObject(counts) && typeof counts['cache'] === 'number' ? counts['cache'] : undefined;
+  const cache = liveCacheCount ?? storedCache;
+  if (cache !== undefined) next['resourceCounts'] = { cache };
+  else if (isPlainObject(counts)) next['resourceCounts'] = {};
   return { ...ccr, status: next };
 }

@@ -5,6 +5,12 @@ import { schemaOf } from '../../apimachinery/gvr.js';
 import type { ReplicationSpec } from '../replication/replication-spec.js';
 import type { Child, CopyPurger, StartChild } from './ccr-deps.js';
 
+/**
+ * ClaimedElsewhere tells whether a live CCR other than the one with this key names the same
+ * resource in the same place: it will replicate it, so the copies are not to be purged.
+ */
+export type ClaimedElsewhere = (key: string, spec: ReplicationSpec) => boolean;
+
 interface Running {
   readonly spec: ReplicationSpec;
   readonly child: Child;
@@ -17,10 +23,12 @@ export class ChildRegistry {
   readonly #starting = new Map<string, ReplicationSpec>();
   readonly #start: StartChild;
   readonly #purger: CopyPurger;
+  readonly #claimedElsewhere: ClaimedElsewhere;
 
-  constructor(start: StartChild, purger: CopyPurger) {
+  constructor(start: StartChild, purger: CopyPurger, claimedElsewhere: ClaimedElsewhere = () => false) {
     this.#start = start;
     this.#purger = purger;
+    this.#claimedElsewhere = claimedElsewhere;
   }
 
   /** get returns the running child of a CCR. */
@@ -47,10 +55,11 @@ export class ChildRegistry {
   }
 
   /**
-   * remove stops a CCR's child, and with purge deletes its copies, unless another running child
-   * replicates the same resource in the same place: the copies are then that child's (a CCR that
-   * vanished while a new one for its resource started, e.g. after its source restarted), and it
-   * deletes any it does not select itself.
+   * remove stops a CCR's child, and with purge deletes its copies, unless another CCR replicates
+   * the same resource in the same place, or is about to: its child running or starting, or the CCR
+   * live in the informer with its child still to come (its first passes write finalizer, annotations
+   * and identity first). The copies are then that CCR's (one that vanished while a new one for its
+   * resource appeared, e.g. after its source restarted), and its child deletes any it does not select.
    */
   async remove(key: string, opts: { purge: boolean }): Promise<void> {
     const running = this.#running.get(key);
@@ -58,7 +67,7 @@ export class ChildRegistry {
     this.#running.delete(key);
     await running.child.stop();
     const { shard, cluster, gvr } = running.spec;
-    if (opts.purge && !this.#replicatedElsewhere(running.spec)) await this.#purger.purge(shard, cluster, gvr);
+    if (opts.purge && !this.#replicatedElsewhere(running.spec) && !this.#claimedElsewhere(key, running.spec)) await this.#purger.purge(shard, cluster, gvr);
   }
 
   #replicatedElsewhere(spec: ReplicationSpec): boolean {

@@ -40,4 +40,19 @@ describe('reportedCcr', () => {
     reportedCcr(stored, DOWN);
     expect(stored.status).toEqual({ resourceCounts: { local: 1, cache: 1 } });
   });
+
+  it('case 6: the copies counted now by a running replication controller replace a stored cache count that predates them', () => {
+    const got = reportedCcr(ccr({ phase: 'Ready', resourceCounts: { local: 5, cache: 0 } }), DOWN, 5);
+    expect((got.status as { resourceCounts: unknown }).resourceCounts).toEqual({ cache: 5 });
+  });
+
+  it('case 7: a CCR whose status was never written still reports the copies counted now', () => {
+    const got = reportedCcr(ccr(), DOWN, 2);
+    expect((got.status as { resourceCounts: unknown }).resourceCounts).toEqual({ cache: 2 });
+  });
+
+  it('case 8: a reachable source keeps the stored counts even when a live count is known', () => {
+    const stored = ccr({ resourceCounts: { local: 4, cache: 3 } });
+    expect(reportedCcr(stored, { error: undefined, since: undefined }, 4)).toBe(stored);
+  });
 });

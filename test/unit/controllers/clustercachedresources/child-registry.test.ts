@@ -3,6 +3,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { parseLabelSelector } from '../../../../src/apimachinery/label-selector.js';
+import { ChildRegistry } from '../../../../src/controllers/clustercachedresources/child-registry.js';
 import type { ReplicationSpec } from '../../../../src/controllers/replication/replication-spec.js';
 import { CLUSTER, copyKey, GVR, KEY, SHARD, world } from './fakes.js';
 
@@ -82,6 +83,22 @@ describe('ChildRegistry', () => {
     expect(w.purger.purged).toEqual([]);
     await w.children.remove(`${CLUSTER}|successor`, { purge: true });
     expect(w.purger.purged).toEqual([copyKey()]);
+  });
+
+  it('remove with purge leaves the copies when another live CCR names the same resource there, its child not started yet', async () => {
+    const w = world();
+    w.purger.counts.set(copyKey(), 3);
+    const asked: Array<[string, string]> = [];
+    const claimed = (key: string, s: ReplicationSpec): boolean => {
+      asked.push([key, s.gvr.resource]);
+      return true;
+    };
+    const children = new ChildRegistry(w.start, w.purger, claimed);
+    await children.ensure(KEY, spec(), noop);
+    await children.remove(KEY, { purge: true });
+    expect(w.start.started[0]?.stopped).toBe(true);
+    expect(w.purger.purged).toEqual([]);
+    expect(asked).toEqual([[KEY, GVR.resource]]);
   });
 
   it('remove without purge stops the child and leaves its copies', async () => {
