@@ -1,7 +1,8 @@
 // A kcp-kind source (another cachegate's embedded source, a real process) is killed with SIGKILL
 // and restarted empty on the same port, so its resourceVersions start again from 1; then it is
 // given different content. The cache must come to equal the new source exactly (no stale copy,
-// none missing), the CCR report must show only the new CCRs, and readiness must pass again.
+// none missing), without ever deleting a copy of a new object on the way, the CCR report must
+// show only the new CCRs, and readiness must pass again.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEADLINE_MS, crd, eventually, request } from '../../helpers/kube-http.js';
@@ -49,6 +50,34 @@ async function expectCacheEqualsSource(local: TestApp, sourceBase: string): Prom
   expect(got).toEqual(want);
 }
 
+/** DeletedCopies records, from a watch on the cache, the originals (uid) whose copies were deleted. */
+interface DeletedCopies {
+  readonly uids: Set<string>;
+  stop(): void;
+}
+
+async function recordDeletedCopies(local: TestApp): Promise<DeletedCopies> {
+  const uids = new Set<string>();
+  const abort = new AbortController();
+  const res = await fetch(`${local.url}/services/cache/shards/remote/clusters/root/apis/cache.kcp.io/v1alpha1/cachedobjects?watch=true`, { signal: abort.signal });
+  expect(res.status).toBe(200);
+  const reading = (async () => {
+    const decoder = new TextDecoder();
+    let buffer = '';
+    for await (const chunk of res.body as AsyncIterable<Uint8Array>) {
+      buffer += decoder.decode(chunk, { stream: true });
+      let newline: number;
+      while ((newline = buffer.indexOf('\n')) >= 0) {
+        const event = JSON.parse(buffer.slice(0, newline)) as { type: string; object: { spec?: { raw?: Original } } };
+        buffer = buffer.slice(newline + 1);
+        const uid = event.object.spec?.raw?.metadata.uid;
+        if (event.type === 'DELETED' && uid !== undefined) uids.add(uid);
+      }
+    }
+  })().catch(() => undefined);
+  return { uids, stop: () => { abort.abort(); void reading; } };
+}
+
 async function reportedCcrNames(local: TestApp): Promise<string[]> {
   const res = await request('GET', `${local.url}/v1/clustercachedresources`);
   const items = res.body.items as Array<{ metadata: { name: string; annotations: Record<string, string> } }>;
@@ -87,6 +116,7 @@ describe('a source restarted empty on the same address', () => {
     await source?.exited;
     source = await startSource(port);
     const restartedAt = performance.now();
+    const deleted = await recordDeletedCopies(local);
     // Fewer objects than before, so the new versions stay below the old ones; some names are
     // reused (new UIDs, and versions that collide with old ones), most are new.
     const names = [...Array.from({ length: 20 }, (_, i) => `old-${String(i).padStart(3, '0')}`), ...Array.from({ length: 40 }, (_, i) => `new-${i}`)];
@@ -99,6 +129,11 @@ describe('a source restarted empty on the same address', () => {
     }, CONVERGENCE_MS, 100);
     const copies = await cachedObjects(local.url, '', 'remote', 'root');
     expect(new Set(copies.map((c) => (c.spec.raw as { spec: { generation: string } }).spec.generation))).toEqual(new Set(['second']));
+    // No copy of a new object was ever taken away on the way (as a purge of the vanished CCR's
+    // resource would, while the new CCR for it was still being set up).
+    deleted.stop();
+    const newUids = copies.map((c) => (c.spec.raw as Original).metadata.uid);
+    expect(newUids.filter((uid) => deleted.uids.has(uid))).toEqual([]);
     const now = performance.now();
     console.log(`source restart: the cache equalled the new source ${Math.round(now - restartedAt)} ms after it was ready, ${Math.round(now - seededAt)} ms after its last write`);
   }, 4 * CONVERGENCE_MS);
