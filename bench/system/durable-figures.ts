@@ -1,5 +1,5 @@
 // The durable backends' rows of the system bench: per backend, initial sync, point reads as a
-// ratio to the memory backend's at the same object count in the same run, replication lag, disk
+// ratio to a memory-backend cachegate's measured in interleaved rounds, replication lag, disk
 // bytes per object, and a graceful restart (time to ready, copies rewritten). The targets are the
 // project's fixed goals.
 
@@ -13,10 +13,10 @@ const POINT_READ_RATIO_TARGET = 0.95;
 const LAG_P99_TARGET_MS = 50;
 const READY_TARGET_S = 10;
 
-/** durableFigures are one durable backend's rows; memoryPointRead is the memory backend's at the same n. */
-export function durableFigures(d: DurablePhaseResult, memoryPointRead: LoadResult | undefined): Figure[] {
+/** durableFigures are one durable backend's rows. */
+export function durableFigures(d: DurablePhaseResult): Figure[] {
   const on = `cache on ${d.backend}${d.backend === 'local' ? ' (fsync on)' : ' (1 member)'}`;
-  return [syncFigure(d, on), pointReadFigure(d, on, memoryPointRead), lagFigure(d, on), diskFigure(d, on), readyFigure(d, on), rewritesFigure(d, on)];
+  return [syncFigure(d, on), pointReadFigure(d, on, d.memoryPointRead), lagFigure(d, on), diskFigure(d, on), readyFigure(d, on), rewritesFigure(d, on)];
 }
 
 function syncFigure(d: DurablePhaseResult, on: string): Figure {
@@ -32,16 +32,16 @@ function syncFigure(d: DurablePhaseResult, on: string): Figure {
   };
 }
 
-function pointReadFigure(d: DurablePhaseResult, on: string, memory: LoadResult | undefined): Figure {
+function pointReadFigure(d: DurablePhaseResult, on: string, memory: LoadResult): Figure {
   const r = d.pointRead;
   const cpu = (l: LoadResult): string => `server CPU ${l.serverCpuUs?.toFixed(1) ?? '?'} µs per request`;
-  const ratio = memory === undefined ? undefined : r.rps / memory.rps;
+  const ratio = r.rps / memory.rps;
   return {
     id: `durable.${d.backend}.point_read`, name: `REST point read of random objects among ${count(d.n)}, ${on}`, value: r.rps, unit: 'req/s',
     text: `${fmt(r.rps)} req/s (p50 ${ms(r.p50)}, p99 ${ms(r.p99)}; ${cpu(r)})`,
-    ...(memory === undefined ? {} : { reference: { name: `memory backend, ${count(d.n)}, same run`, value: memory.rps, text: `${fmt(memory.rps)} req/s (${cpu(memory)})` } }),
-    ...(ratio === undefined ? {} : { ratio }),
-    target: { text: `≥ ${POINT_READ_RATIO_TARGET}x`, met: ratio !== undefined && ratio >= POINT_READ_RATIO_TARGET },
+    reference: { name: `memory backend, ${count(d.n)}, rounds interleaved`, value: memory.rps, text: `${fmt(memory.rps)} req/s (${cpu(memory)})` },
+    ratio,
+    target: { text: `≥ ${POINT_READ_RATIO_TARGET}x`, met: ratio >= POINT_READ_RATIO_TARGET },
   };
 }
 

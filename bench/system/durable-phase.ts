@@ -2,7 +2,9 @@
 // member started here on free loopback ports with a temporary data directory), a fresh source
 // with n widgets and a fresh cachegate whose store is that backend, measured in order:
 //   initial sync → disk bytes of the backend's data directory → lag (2 s at 500 writes/s, then
-//   steady 2,000/s) → point reads of random objects → graceful restart over the same state.
+//   steady 2,000/s) → point reads of random objects, in rounds interleaved with a memory-backend
+//   cachegate synced from the same source (the reference the ratio is taken to) → graceful
+//   restart over the same state.
 
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,11 +14,11 @@ import type { EtcdCluster } from '../../test/helpers/etcd-cluster.js';
 import { diskUsage } from '../lib/disk-usage.js';
 import type { DiskUsage } from '../lib/disk-usage.js';
 import type { LoadResult } from '../lib/load-generator.js';
-import { randomPointReads } from './point-reads.js';
+import { interleavedPointReads } from './point-reads.js';
 import type { PointReadLoad } from './point-reads.js';
 import { startMeasured, startSource } from './processes.js';
 import type { MeasuredProcess, SourceProcess, StoreUnderTest } from './processes.js';
-import { lagRun, syncRun } from './replication.js';
+import { copyCount, lagRun, syncRun } from './replication.js';
 import type { LagResult, SyncResult } from './replication.js';
 import { restartRun } from './restart.js';
 import type { RestartResult } from './restart.js';
@@ -47,6 +49,8 @@ export interface DurablePhaseResult {
   readonly cold: LagResult;
   readonly lag: LagResult;
   readonly pointRead: LoadResult;
+  /** memoryPointRead is a memory-backend cachegate's, measured in the rounds between the durable one's. */
+  readonly memoryPointRead: LoadResult;
   readonly restart: RestartResult;
 }
 
@@ -94,19 +98,41 @@ export async function runDurablePhase(plan: DurablePlan): Promise<DurablePhaseRe
     const cold = await lagRun(source, measured, plan.n, 500, 2);
     const lag = await lagRun(source, measured, plan.n, LAG_RATE, plan.lagSeconds);
     step(`lag at ${LAG_RATE}/s measured`);
-    const pointRead = await randomPointReads(measured, plan.n, plan.pointReads);
+    const [pointRead, memoryPointRead] = await pointReadsBesideMemory(sourceUrl, measured, plan);
     step('point reads measured');
     const restarted = await restartRun(measured, () => startMeasured(sourceUrl, options), plan.n);
     measured = restarted.measured;
     step(`restarted: ready in ${(restarted.restart.readyMs / 1000).toFixed(1)} s, ${restarted.restart.rewritten} copies rewritten`);
     return {
-      backend: plan.backend, n: plan.n, avgJsonBytes: seeded.avgJsonBytes, sync, disk, cold, lag, pointRead, restart: restarted.restart,
+      backend: plan.backend, n: plan.n, avgJsonBytes: seeded.avgJsonBytes, sync, disk, cold, lag, pointRead, memoryPointRead, restart: restarted.restart,
       ...(plan.replicationWorkers === undefined ? {} : { replicationWorkers: plan.replicationWorkers }),
     };
   } finally {
     await measured?.stop();
     await source?.stop();
     await storage?.remove();
+  }
+}
+
+/**
+ * pointReadsBesideMemory starts a memory-backend cachegate on the same source (its CCR is there
+ * already, so it syncs by itself), waits for all its copies, and measures both in interleaved
+ * rounds; the reference is stopped before the restart is measured.
+ */
+async function pointReadsBesideMemory(sourceUrl: string, measured: MeasuredProcess, plan: DurablePlan): Promise<[LoadResult, LoadResult]> {
+  const reference = await startMeasured(sourceUrl, { store: { backend: 'memory' } });
+  try {
+    const deadline = performance.now() + plan.syncTimeoutMs;
+    while (((await copyCount(reference)) ?? 0) < plan.n) {
+      if (performance.now() > deadline) throw new Error('the memory reference did not sync in time');
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    await settle();
+    const [durable, memory] = await interleavedPointReads([measured, reference], plan.n, plan.pointReads);
+    if (!durable || !memory) throw new Error('a point read was not measured');
+    return [durable, memory];
+  } finally {
+    await reference.stop();
   }
 }
 

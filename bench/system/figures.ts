@@ -43,7 +43,7 @@ export function figuresOf(phases: readonly PhaseResult[], durable: readonly Dura
   for (const p of phases) figures.push(...lagFigures(p));
   for (const p of phases) figures.push(...memoryFigures(p, p.n === headlineN));
   for (const p of phases) figures.push(pointReadFigure(p));
-  for (const d of durable) figures.push(...durableFigures(d, phases.find((p) => p.n === d.n)?.pointRead));
+  for (const d of durable) figures.push(...durableFigures(d));
   const scale = phases[phases.length - 1];
   if (scale) figures.push(...scaleFigures(scale, scaleTargetN));
   return figures;

@@ -31,9 +31,22 @@ export function objectsPath(name: string): string {
  * machine swings by ±15%), with the server's CPU time per request from /proc.
  */
 export async function randomPointReads(measured: MeasuredProcess, n: number, load: PointReadLoad): Promise<LoadResult> {
-  const runs: LoadResult[] = [];
+  const [result] = await interleavedPointReads([measured], n, load);
+  if (!result) throw new Error('no point read measured');
+  return result;
+}
+
+/**
+ * interleavedPointReads measures several processes holding the same n objects round by round,
+ * each round visiting them in turn, so a slow spell of the shared machine falls on all of them
+ * alike and their ratio is fair; each process's figure is its median round.
+ */
+export async function interleavedPointReads(processes: readonly MeasuredProcess[], n: number, load: PointReadLoad): Promise<LoadResult[]> {
+  const runs: LoadResult[][] = processes.map(() => []);
   for (let round = 0; round < load.rounds; round++) {
-    runs.push(await measure({ url: measured.url, spread: { pathFormat: objectsPath(BENCH_NAME_FORMAT), count: n } }, load.connections, load.seconds, measured.pid));
+    for (const [i, measured] of processes.entries()) {
+      runs[i]?.push(await measure({ url: measured.url, spread: { pathFormat: objectsPath(BENCH_NAME_FORMAT), count: n } }, load.connections, load.seconds, measured.pid));
+    }
   }
-  return medianBy(runs, (r) => r.rps);
+  return runs.map((r) => medianBy(r, (x) => x.rps));
 }
