@@ -50,8 +50,15 @@ const PATCH_CONTENT_TYPES: Readonly<Record<PatchType, string>> = {
   apply: 'application/apply-patch+yaml',
 };
 
-/** LIST_PAGE_SIZE is the page size of listAll, as kubectl and client-go use. */
-export const LIST_PAGE_SIZE = 500;
+/**
+ * LIST_PAGE_SIZE is the page size of listAll. kubectl pages by 500, but an informer's list is one
+ * large read that both sides would rather do in few steps (client-go's reflectors are usually
+ * served unpaged from the apiserver's watch cache): pages are sequential, each waiting for the
+ * previous one's continue token, so with 500 the source and this process mostly wait for each
+ * other. 100k objects of ~760 B list in about 2.5 s by 500 and 1.1 to 1.9 s by 5,000; a page of
+ * 5,000 such objects is under 4 MB.
+ */
+export const LIST_PAGE_SIZE = 5_000;
 
 /** DynamicClient reads and writes any resource of one source; every object it returns is deep-frozen. */
 export class DynamicClient {
@@ -81,18 +88,19 @@ export class DynamicClient {
    * listAll reads every page, all at the first page's resourceVersion. A continue token that
    * expires between pages (410) restarts with one unpaged list, as client-go's pager does.
    */
-  async listAll(cluster: string | undefined, gvr: GroupVersionResource, opts: Omit<ListOptions, 'limit' | 'continue'> = {}): Promise<ListPage> {
-    const first = await this.list(cluster, gvr, { ...opts, limit: LIST_PAGE_SIZE });
+  async listAll(cluster: string | undefined, gvr: GroupVersionResource, opts: Omit<ListOptions, 'limit' | 'continue'> & { readonly pageSize?: number } = {}): Promise<ListPage> {
+    const { pageSize = LIST_PAGE_SIZE, ...list } = opts;
+    const first = await this.list(cluster, gvr, { ...list, limit: pageSize });
     const items = [...first.items];
     let token = first.continue;
     try {
       while (token) {
-        const page = await this.list(cluster, gvr, { ...opts, limit: LIST_PAGE_SIZE, continue: token });
+        const page = await this.list(cluster, gvr, { ...list, limit: pageSize, continue: token });
         items.push(...page.items);
         token = page.continue;
       }
     } catch (err) {
-      if (isAppError(err, 'Expired') || isAppError(err, 'Gone')) return this.list(cluster, gvr, opts);
+      if (isAppError(err, 'Expired') || isAppError(err, 'Gone')) return this.list(cluster, gvr, list);
       throw err;
     }
     return deepFreeze({ items, resourceVersion: first.resourceVersion });

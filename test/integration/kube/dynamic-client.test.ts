@@ -61,9 +61,12 @@ describe('DynamicClient', () => {
     expect(first.continue).toBeTruthy();
     const second = await client.list('other', CONFIGMAPS, { labelSelector: 'paged=yes', limit: 2, continue: first.continue });
     expect(second.items.map((o) => o.metadata.name)).not.toContain(first.items[0]?.metadata.name);
-    const all = await client.listAll('other', CONFIGMAPS, { labelSelector: 'paged=yes' });
-    expect(all.items.map((o) => o.metadata.name).sort()).toEqual(['page-0', 'page-1', 'page-2', 'page-3', 'page-4']);
-    expect(all.continue).toBeUndefined();
+    for (const pageSize of [2, undefined]) {
+      const all = await client.listAll('other', CONFIGMAPS, { labelSelector: 'paged=yes', ...(pageSize === undefined ? {} : { pageSize }) });
+      expect(all.items.map((o) => o.metadata.name).sort()).toEqual(['page-0', 'page-1', 'page-2', 'page-3', 'page-4']);
+      expect(all.resourceVersion).toBe(first.resourceVersion);
+      expect(all.continue).toBeUndefined();
+    }
   });
 
   it('creates custom resources per logical cluster and writes their status with updateStatus', async () => {
