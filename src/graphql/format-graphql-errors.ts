@@ -44,7 +44,9 @@ function expand(error: GraphQLError): Pending[] {
 /** format gives one error its extensions.code (and hides internal messages). */
 function format({ error, rejectedBy }: Pending, logInternal: (err: unknown) => void): GraphQLFormattedError {
   const base = error.toJSON();
-  if (typeof error.extensions['code'] === 'string') return base;
+  // Compiled queries (mercurius' jit, graphql-jit) build errors whose extensions may be absent.
+  const extensions: Readonly<Record<string, unknown>> | undefined = error.extensions;
+  if (typeof extensions?.['code'] === 'string') return base;
   const original = error.originalError instanceof graphqlJs.GraphQLError ? error.originalError.originalError : error.originalError;
   if (rejectedBy) {
     if (!original) {
@@ -54,8 +56,11 @@ function format({ error, rejectedBy }: Pending, logInternal: (err: unknown) => v
     return { ...base, extensions: { ...base.extensions, ...appErrorExtensions(toAppError(rejectedBy)) } };
   }
   if (!original && error.path === undefined) {
-    // No path: execution never started (unknown operationName, bad variables): the request's fault.
-    return { ...base, extensions: { ...base.extensions, code: ERROR_TABLE.BadRequest.graphqlCode } };
+    // No path: execution never started. Variables that do not fit their types are a validation
+    // failure, as when graphql-js checks them before execution (a document's compiled plan checks
+    // them itself); anything else (an unknown operationName) is a bad request.
+    const code = error.message.startsWith('Variable "$') ? 'GRAPHQL_VALIDATION_FAILED' : ERROR_TABLE.BadRequest.graphqlCode;
+    return { ...base, extensions: { ...base.extensions, code } };
   }
   if (!original) {
     // graphql-js' own execution errors (a null for a non-null field): a server bug, message harmless.

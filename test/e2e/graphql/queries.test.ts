@@ -240,4 +240,29 @@ describe('GraphQL queries over 12 replicated instances', () => {
     const objects: Page = res.body.data.schemas.find((s: { name: string }) => s.name === SCHEMA).objects;
     expect(objects.pageInfo).toEqual(pageInfoOf(objects, { next: true, previous: false }));
   });
+
+  it('case 19: a document answers alike on its first, second and later runs (mercurius compiles it once seen): data, field errors, bad variables', async () => {
+    // Fresh documents (an alias no other case uses), so their first run is in this case.
+    const read = `query Read($name: String!) { found: object(group: "machines.svm.io", version: "v1alpha1", resource: "instances", name: $name, cluster: "root") }`;
+    const runs = async (query: string, variables: Record<string, unknown>): Promise<Array<{ status: number; body: unknown }>> => {
+      const out: Array<{ status: number; body: unknown }> = [];
+      for (let run = 0; run < 4; run++) {
+        const res = await gql(app.url, query, variables);
+        out.push({ status: res.status, body: res.body });
+      }
+      return out;
+    };
+    const present = await runs(read, { name: 'web-server-3' });
+    expect(present[0]).toMatchObject({ status: 200, body: { data: { found: { metadata: { name: 'web-server-3' } } } } });
+    for (const later of present.slice(1)) expect(later).toEqual(present[0]);
+    const missing = await runs(read.replace('Read', 'ReadMissing'), { name: 'absent' });
+    expect(missing[0]).toMatchObject({ status: 200, body: { data: { found: null }, errors: [{ path: ['found'], extensions: { code: 'NOT_FOUND' } }] } });
+    for (const later of missing.slice(1)) expect(later).toEqual(missing[0]);
+    // Bad variables: the second run is the one mercurius compiles, which checks them itself.
+    const badVariables = await runs(read.replace('Read', 'ReadBadVariables'), { name: 7 });
+    for (const run of badVariables) {
+      expect(run.status).toBe(400);
+      expect(run.body).toMatchObject({ errors: [{ message: expect.stringContaining('$name'), extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } }] });
+    }
+  });
 });
