@@ -93,8 +93,8 @@ function facadeFigures(f: FacadeFigures, n: number): Figure[] {
 function syncFigure(p: PhaseResult, headline: boolean): Figure {
   const done = p.sync.ms !== undefined;
   const text = done
-    ? `${fmt(p.sync.perSecond)} objects/s (${((p.sync.ms ?? 0) / 1000).toFixed(1)} s; meanwhile slowest API answer ${ms(p.sync.slowestPollMs)}, `
-      + `${p.sync.shed} of ${p.sync.polls} polls shed with 503; ${gcShare(p.sync)})`
+    ? `${fmt(p.sync.perSecond)} objects/s (${((p.sync.ms ?? 0) / 1000).toFixed(1)} s; meanwhile slowest API answer ${ms(p.sync.slowestPollMs)} `
+      + `(the bench's own event loop stalled up to ${ms(p.sync.driverStallMs)}), ${p.sync.shed} of ${p.sync.polls} polls shed with 503; ${gcShare(p.sync)})`
     : `timed out with ${fmt(p.sync.copies)} of ${fmt(p.n)} copies`;
   return {
     id: `sync.${p.n}`, name: `initial sync, ${count(p.n)} ${p.shape} objects: CCR created → all copies present`, value: p.sync.perSecond, unit: 'objects/s', text,

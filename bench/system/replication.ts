@@ -6,6 +6,7 @@
 //     machine-wide wall clock (source-protocol.ts). It includes the cache API's watch delivery,
 //     i.e. it is what a client of the cache sees.
 
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { ORIGINAL_RESOURCE_VERSION_ANNOTATION } from '../../src/cachedobjects/cached-object-annotations.js';
 import { SCHEMA_LABEL } from '../../src/cachedobjects/cached-object-labels.js';
 import { BENCH_GVR, SELECTED } from '../lib/bench-objects.js';
@@ -33,10 +34,25 @@ export interface SyncResult {
   readonly shed: number;
   /** gc: the measured process's main-thread GC pauses during the sync, and its CPU time meanwhile. */
   readonly gc: { readonly pausedMs: number; readonly longestMs: number; readonly cpuMs: number };
+  /**
+   * driverStallMs is the longest stall of this bench process's own event loop during the sync: a
+   * poll's time includes it, so a slowest answer near it says more about the bench than the server.
+   */
+  readonly driverStallMs: number;
 }
 
 /** syncRun creates the bench CCR in the source and waits until the measured process holds n copies. */
 export async function syncRun(source: SourceProcess, measured: MeasuredProcess, n: number, timeoutMs: number): Promise<SyncResult> {
+  const driver = monitorEventLoopDelay({ resolution: 10 });
+  driver.enable();
+  try {
+    return await timedSync(source, measured, n, timeoutMs, () => driver.max / 1e6);
+  } finally {
+    driver.disable();
+  }
+}
+
+async function timedSync(source: SourceProcess, measured: MeasuredProcess, n: number, timeoutMs: number, driverStallMs: () => number): Promise<SyncResult> {
   const gcBefore = await measured.gc();
   const t0 = performance.now();
   await post(`${source.url}/clusters/${SOURCE_CLUSTER}/apis/cache.kcp.io/v1alpha1/clustercachedresources`, {
@@ -56,11 +72,11 @@ export async function syncRun(source: SourceProcess, measured: MeasuredProcess, 
     copies = counted ?? copies;
     if (copies >= n) {
       const ms = performance.now() - t0;
-      return { ms, copies, perSecond: (n / ms) * 1000, slowestPollMs, polls, shed, gc: gcSince(gcBefore, await measured.gc()) };
+      return { ms, copies, perSecond: (n / ms) * 1000, slowestPollMs, polls, shed, gc: gcSince(gcBefore, await measured.gc()), driverStallMs: driverStallMs() };
     }
     await sleep(POLL_MS);
   }
-  return { ms: undefined, copies, perSecond: (copies / timeoutMs) * 1000, slowestPollMs, polls, shed, gc: gcSince(gcBefore, await measured.gc()) };
+  return { ms: undefined, copies, perSecond: (copies / timeoutMs) * 1000, slowestPollMs, polls, shed, gc: gcSince(gcBefore, await measured.gc()), driverStallMs: driverStallMs() };
 }
 
 function gcSince(before: GcTotals, after: GcTotals): SyncResult['gc'] {
