@@ -1,13 +1,16 @@
 // One registered index of one cluster's objects: index value → the objects carrying it. Buckets
 // hold the frozen objects themselves rather than storage keys, so a lookup needs no second map
 // access and no per-object key string has to be kept. A bucket of one object is stored as the bare
-// reference because many index values (owner uid, node name) are rare and a Set costs ~100 bytes.
+// reference because many index values (owner uid, node name) are rare and a set costs ~100 bytes.
 
 import { flatString } from '../apimachinery/flat-string.js';
 import type { KubeObject } from '../apimachinery/object-meta.js';
+import { ChunkedSet } from '../apimachinery/chunked-set.js';
 import type { IndexFunc } from './store.js';
 
-type Bucket = KubeObject | Set<KubeObject>;
+// A bucket of many objects is a ChunkedSet: a plain Set of a million objects rehashes them all
+// in one add when it doubles (see src/apimachinery/chunked-set.ts).
+type Bucket = KubeObject | ChunkedSet<KubeObject>;
 
 const NO_VALUES: readonly string[] = [];
 
@@ -36,7 +39,7 @@ export class IndexBuckets {
   objects(value: string): KubeObject[] {
     const bucket = this.buckets.get(value);
     if (bucket === undefined) return [];
-    return bucket instanceof Set ? [...bucket] : [bucket];
+    return bucket instanceof ChunkedSet ? bucket.toArray() : [bucket];
   }
 
   /** sorted returns the objects under value in list order (compare), cached until the bucket changes; never mutate it. */
@@ -51,13 +54,13 @@ export class IndexBuckets {
 
   /** counts lists every indexed value with the number of objects under it. */
   *counts(): IterableIterator<[string, number]> {
-    for (const [value, bucket] of this.buckets) yield [value, bucket instanceof Set ? bucket.size : 1];
+    for (const [value, bucket] of this.buckets) yield [value, bucket instanceof ChunkedSet ? bucket.size : 1];
   }
 
   /** count is the number of objects under one value. */
   count(value: string): number {
     const bucket = this.buckets.get(value);
-    return bucket === undefined ? 0 : bucket instanceof Set ? bucket.size : 1;
+    return bucket === undefined ? 0 : bucket instanceof ChunkedSet ? bucket.size : 1;
   }
 
   /** valuesOf runs the index function; an object it cannot index yields no values. */
@@ -138,7 +141,7 @@ export class IndexBuckets {
     return gathered;
   }
 
-  /** addGathered indexes what gather grouped: a bucket many objects share is built as one Set, not grown one add (and rehash) at a time. */
+  /** addGathered indexes what gather grouped: a bucket many objects share is built in one go, not grown one add (and rehash) at a time. */
   addGathered(gathered: ReadonlyMap<string, readonly KubeObject[]>): void {
     for (const [value, list] of gathered) {
       if (list.length === 1 || this.buckets.has(value)) {
@@ -146,7 +149,7 @@ export class IndexBuckets {
         continue;
       }
       // An object listing a value twice is in the list twice: a Set of one is kept bare, as add does.
-      const members = new Set(list);
+      const members = new ChunkedSet(list);
       this.sortedCache.delete(value);
       this.buckets.set(flatString(value), members.size === 1 ? (list[0] as KubeObject) : members);
     }
@@ -157,8 +160,8 @@ export class IndexBuckets {
     const bucket = this.buckets.get(value);
     // A new key stays as long as its bucket: store it flat (see flat-string.ts).
     if (bucket === undefined) this.buckets.set(flatString(value), obj);
-    else if (bucket instanceof Set) bucket.add(obj);
-    else if (bucket !== obj) this.buckets.set(value, new Set([bucket, obj]));
+    else if (bucket instanceof ChunkedSet) bucket.add(obj);
+    else if (bucket !== obj) this.buckets.set(value, new ChunkedSet([bucket, obj]));
   }
 
   private replace(value: string, prev: KubeObject, next: KubeObject): void {
@@ -166,7 +169,7 @@ export class IndexBuckets {
     const bucket = this.buckets.get(value);
     if (bucket === prev) {
       this.buckets.set(value, next);
-    } else if (bucket instanceof Set) {
+    } else if (bucket instanceof ChunkedSet) {
       bucket.delete(prev);
       bucket.add(next);
     } else {
@@ -179,7 +182,7 @@ export class IndexBuckets {
     const bucket = this.buckets.get(value);
     if (bucket === obj) {
       this.buckets.delete(value);
-    } else if (bucket instanceof Set && bucket.delete(obj) && bucket.size === 1) {
+    } else if (bucket instanceof ChunkedSet && bucket.delete(obj) && bucket.size === 1) {
       // Back to the cheap single-reference form.
       for (const only of bucket) this.buckets.set(value, only);
     }

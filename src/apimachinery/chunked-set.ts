@@ -1,0 +1,69 @@
+// A set kept as a list of JS Sets of bounded size. A JS Set doubles its table when it fills and
+// rehashes every entry in that one call; an index bucket that every object of a table shares (a
+// schema, a label all copies carry) holds a million objects, and a dozen such buckets reached the
+// same doubling on the same write: one write stopped the event loop for 1 to 2 s. Chunks of at
+// most CHUNK_SIZE entries bound each rehash to that many.
+//
+// Order is a Set's: insertion order, a re-added value going last (new values go to the last
+// chunk; a delete takes a value out of whichever chunk holds it).
+//
+// The price: has, add and delete look in every chunk (16 at a million), each a cache miss in a
+// large table; over a 1M-object sync that measured about a sixth of the process's CPU in has().
+// Chunks found by a hash of the value would cost one lookup, but objects have no hash to read.
+
+/** CHUNK_SIZE bounds one chunk: rehashing 65,536 entries takes a few ms. */
+export const CHUNK_SIZE = 65_536;
+
+/** ChunkedSet is a Set of values made of chunks of at most chunkSize entries. */
+export class ChunkedSet<T> implements Iterable<T> {
+  private readonly chunks: Set<T>[] = [];
+  private total = 0;
+
+  constructor(values: Iterable<T> = [], private readonly chunkSize = CHUNK_SIZE) {
+    for (const value of values) this.add(value);
+  }
+
+  get size(): number {
+    return this.total;
+  }
+
+  has(value: T): boolean {
+    for (const chunk of this.chunks) if (chunk.has(value)) return true;
+    return false;
+  }
+
+  add(value: T): this {
+    if (this.has(value)) return this;
+    let last = this.chunks[this.chunks.length - 1];
+    if (last === undefined || last.size >= this.chunkSize) {
+      last = new Set<T>();
+      this.chunks.push(last);
+    }
+    last.add(value);
+    this.total++;
+    return this;
+  }
+
+  delete(value: T): boolean {
+    for (let i = 0; i < this.chunks.length; i++) {
+      const chunk = this.chunks[i] as Set<T>;
+      if (!chunk.delete(value)) continue;
+      this.total--;
+      if (chunk.size === 0) this.chunks.splice(i, 1);
+      return true;
+    }
+    return false;
+  }
+
+  /** toArray lists the values in order, in one array. */
+  toArray(): T[] {
+    const out = new Array<T>(this.total);
+    let i = 0;
+    for (const chunk of this.chunks) for (const value of chunk) out[i++] = value;
+    return out;
+  }
+
+  *[Symbol.iterator](): IterableIterator<T> {
+    for (const chunk of this.chunks) yield* chunk;
+  }
+}
