@@ -20,7 +20,9 @@ export class ChunkedSet<T> implements Iterable<T> {
   private total = 0;
 
   constructor(values: Iterable<T> = [], private readonly chunkSize = CHUNK_SIZE) {
-    for (const value of values) this.add(value);
+    // A bucket built at a load gets all its values at once: one plain Set drops repeats (its
+    // rehashes are part of that load step), and the chunks are filled without looking in them.
+    for (const value of new Set(values)) this.append(value);
   }
 
   get size(): number {
@@ -33,7 +35,12 @@ export class ChunkedSet<T> implements Iterable<T> {
   }
 
   add(value: T): this {
-    if (this.has(value)) return this;
+    if (!this.has(value)) this.append(value);
+    return this;
+  }
+
+  /** append adds a value known to be absent. */
+  private append(value: T): void {
     let last = this.chunks[this.chunks.length - 1];
     if (last === undefined || last.size >= this.chunkSize) {
       last = new Set<T>();
@@ -41,7 +48,6 @@ export class ChunkedSet<T> implements Iterable<T> {
     }
     last.add(value);
     this.total++;
-    return this;
   }
 
   delete(value: T): boolean {
