@@ -25,6 +25,18 @@ export class ChunkedSet<T> implements Iterable<T> {
     for (const value of new Set(values)) this.append(value);
   }
 
+  /**
+   * fromDistinct builds a set of values the caller knows hold no repeats (a load's grouping
+   * drops them as it goes): each value is hashed once, into its chunk, where the constructor
+   * hashes it twice.
+   */
+  static fromDistinct<T>(values: readonly T[], chunkSize = CHUNK_SIZE): ChunkedSet<T> {
+    const set = new ChunkedSet<T>([], chunkSize);
+    for (let start = 0; start < values.length; start += chunkSize) set.chunks.push(new Set(values.slice(start, start + chunkSize)));
+    set.total = values.length;
+    return set;
+  }
+
   get size(): number {
     return this.total;
   }

@@ -126,8 +126,9 @@ export class IndexBuckets {
   }
 
   /**
-   * gather runs the index function over objects not indexed yet (a load) and groups them by
-   * value, without changing the index: a throwing index function leaves it as it was.
+   * gather runs the index function over distinct objects not indexed yet (a load) and groups
+   * them by value, without changing the index: a throwing index function leaves it as it was.
+   * Each list holds an object once, even when the function yields a value twice for it.
    */
   gather(objects: readonly KubeObject[]): Map<string, KubeObject[]> {
     const gathered = new Map<string, KubeObject[]>();
@@ -135,7 +136,8 @@ export class IndexBuckets {
       for (const value of this.fn(obj)) {
         const list = gathered.get(value);
         if (list === undefined) gathered.set(value, [obj]);
-        else list.push(obj);
+        // Objects come one after the other: a repeat of obj can only be the list's last entry.
+        else if (list[list.length - 1] !== obj) list.push(obj);
       }
     }
     return gathered;
@@ -148,10 +150,9 @@ export class IndexBuckets {
         for (const obj of list) this.add(value, obj);
         continue;
       }
-      // An object listing a value twice is in the list twice: a Set of one is kept bare, as add does.
-      const members = new ChunkedSet(list);
+      // gather lists an object once: a list of several is a bucket of several.
       this.sortedCache.delete(value);
-      this.buckets.set(flatString(value), members.size === 1 ? (list[0] as KubeObject) : members);
+      this.buckets.set(flatString(value), ChunkedSet.fromDistinct(list));
     }
   }
 

@@ -54,4 +54,16 @@ describe('ChunkedSet', () => {
     expect(chunked.toArray()).toEqual([...plain]);
     expect(Math.max(...chunkSizes(chunked))).toBeLessThanOrEqual(4);
   });
+
+  it('case 4: fromDistinct fills chunks in order and then behaves as a built set', () => {
+    const set = ChunkedSet.fromDistinct([1, 2, 3, 4, 5, 6, 7], 3);
+    expect(chunkSizes(set)).toEqual([3, 3, 1]);
+    expect(set.size).toBe(7);
+    expect([...set]).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    set.add(2);
+    set.add(8);
+    expect(set.delete(7)).toBe(true);
+    expect(set.toArray()).toEqual([1, 2, 3, 4, 5, 6, 8]);
+    expect(ChunkedSet.fromDistinct([], 3).size).toBe(0);
+  });
 });
