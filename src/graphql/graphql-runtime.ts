@@ -44,7 +44,12 @@ export function countErrors(errors: unknown, counters: GraphqlCounters): void {
 
 /** countAnswerErrors counts the errors of an HTTP answer: one result, or a batch's array of them. */
 export function countAnswerErrors(payload: unknown, counters: GraphqlCounters): void {
-  for (const result of [payload].flat()) countErrors(isPlainObject(result) ? result['errors'] : undefined, counters);
+  if (!Array.isArray(payload)) return countResultErrors(payload, counters);
+  for (const result of payload) countResultErrors(result, counters);
+}
+
+function countResultErrors(result: unknown, counters: GraphqlCounters): void {
+  countErrors(isPlainObject(result) ? result['errors'] : undefined, counters);
 }
 
 /** countThrown counts an error a subscription fails with, as mercurius sends it (its own extensions). */

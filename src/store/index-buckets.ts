@@ -70,13 +70,15 @@ export class IndexBuckets {
 
   /**
    * update moves an object from its previous version's values to its next version's values.
+   * next is a version this index does not hold yet, or prev itself (a store indexes each frozen
+   * version under one key, once), so it joins buckets without a membership search.
    * nextValues are computed by the caller before any table mutation, so a throwing index function
    * cannot leave the table half-written. The cost is linear in the number of values: a value kept
    * by both versions only has its object reference swapped, an added or dropped one moves buckets.
    */
   update(prev: KubeObject | undefined, next: KubeObject | undefined, nextValues: readonly string[]): void {
     if (prev === undefined) {
-      if (next !== undefined) for (const value of nextValues) this.add(value, next);
+      if (next !== undefined) for (const value of nextValues) this.addFresh(value, next);
       return;
     }
     const prevValues = this.valuesOf(prev);
@@ -93,7 +95,7 @@ export class IndexBuckets {
   private moveSmall(prev: KubeObject, next: KubeObject, prevValues: readonly string[], nextValues: readonly string[]): void {
     for (const value of nextValues) {
       if (prevValues.includes(value)) this.replace(value, prev, next);
-      else this.add(value, next);
+      else this.addFresh(value, next);
     }
     for (const value of prevValues) if (!nextValues.includes(value)) this.remove(value, prev);
   }
@@ -120,7 +122,7 @@ export class IndexBuckets {
     for (let i = common; i < nextValues.length; i++) wanted.add(nextValues[i] as string);
     for (const value of wanted) {
       if (kept.delete(value)) this.replace(value, prev, next);
-      else this.add(value, next);
+      else this.addFresh(value, next);
     }
     for (const value of kept) this.remove(value, prev);
   }
@@ -165,6 +167,17 @@ export class IndexBuckets {
     else if (bucket !== obj) this.buckets.set(value, new ChunkedSet([bucket, obj]));
   }
 
+  /** addFresh adds a version the index does not hold yet (or holds under value as the last one added). */
+  private addFresh(value: string, obj: KubeObject): void {
+    const bucket = this.buckets.get(value);
+    if (bucket instanceof ChunkedSet) {
+      this.sortedCache.delete(value);
+      bucket.addFresh(obj);
+    } else {
+      this.add(value, obj);
+    }
+  }
+
   private replace(value: string, prev: KubeObject, next: KubeObject): void {
     this.sortedCache.delete(value);
     const bucket = this.buckets.get(value);
@@ -172,7 +185,7 @@ export class IndexBuckets {
       this.buckets.set(value, next);
     } else if (bucket instanceof ChunkedSet) {
       bucket.delete(prev);
-      bucket.add(next);
+      bucket.addFresh(next);
     } else {
       this.add(value, next);
     }

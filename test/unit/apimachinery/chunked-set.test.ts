@@ -66,4 +66,15 @@ describe('ChunkedSet', () => {
     expect(set.toArray()).toEqual([1, 2, 3, 4, 5, 6, 8]);
     expect(ChunkedSet.fromDistinct([], 3).size).toBe(0);
   });
+
+  it('case 5: addFresh appends without searching, and skips only the value added last', () => {
+    const set = new ChunkedSet<number>([1, 2], 2);
+    set.addFresh(3).addFresh(3);
+    expect([...set]).toEqual([1, 2, 3]);
+    set.delete(3);
+    set.addFresh(3);
+    expect([...set]).toEqual([1, 2, 3]);
+    expect(chunkSizes(set)).toEqual([2, 1]);
+    expect(set.size).toBe(3);
+  });
 });
