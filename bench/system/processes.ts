@@ -1,9 +1,9 @@
 // Starting and talking to the system bench's two processes: the source (source-process.ts) and
-// the measured cachegate: the compiled build, dist/main.js, as the container image runs it (with
-// its ENTRYPOINT's Node flags; run.ts builds it first), with the embedded source off and the
-// source reached through a kubeconfig, as a production deployment runs, plus
-// measured-preload.mjs, which answers memory readings. The measured process's store is always
-// named (memory, local or etcd), never the config's default `local` in the working directory.
+// the measured cachegate: the compiled build, dist/main.js, as the container image runs it (run.ts
+// builds it first), with the embedded source off and the source reached through a kubeconfig,
+// as a production deployment runs, plus measured-preload.mjs, which answers memory readings. The measured
+// process's store is always named (memory, local or etcd), never the config's default `local` in
+// the working directory.
 
 import { fork } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
@@ -11,7 +11,6 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, waitFor } from '../lib/bench-http.js';
-import { imageNodeFlags } from './image-node-flags.js';
 import type { SourceReply, SourceRequest } from './source-protocol.js';
 
 /** SHARD is the measured cachegate's name for the source, i.e. the shard of every copy. */
@@ -140,7 +139,7 @@ export async function startMeasured(sourceUrl: string, opts: MeasuredOptions): P
   const spawnedAt = performance.now();
   if (!existsSync(COMPILED_MAIN)) throw new Error(`${COMPILED_MAIN} is missing: run npm run build first (npm run bench does)`);
   const child = fork(COMPILED_MAIN, ['--config', config], {
-    execArgv: [...imageNodeFlags(), '--import', join(HERE, 'measured-preload.mjs'), '--expose-gc', ...heap, ...profile], stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    execArgv: ['--import', join(HERE, 'measured-preload.mjs'), '--expose-gc', ...heap, ...profile], stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
     env: { ...env, NODE_ENV: 'production' },
   });
   const url = `http://127.0.0.1:${port}`;
