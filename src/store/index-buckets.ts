@@ -3,6 +3,7 @@
 // access and no per-object key string has to be kept. A bucket of one object is stored as the bare
 // reference because many index values (owner uid, node name) are rare and a set costs ~100 bytes.
 
+import { ChunkedMap } from '../apimachinery/chunked-map.js';
 import { flatString } from '../apimachinery/flat-string.js';
 import type { KubeObject } from '../apimachinery/object-meta.js';
 import { ChunkedSet } from '../apimachinery/chunked-set.js';
@@ -24,7 +25,8 @@ const SMALL_PRODUCT = 2500;
 /** IndexBuckets maps the values of one index function to the objects that produce them. */
 export class IndexBuckets {
   readonly fn: IndexFunc;
-  private readonly buckets = new Map<string, Bucket>();
+  /** buckets: an index of unique values (schema and name) has a value per object, so the map is chunked (see chunked-map.ts). */
+  private readonly buckets = new ChunkedMap<Bucket>();
   /**
    * Buckets already sorted for listing, dropped when their bucket changes: a list of a large
    * unchanged bucket (one schema's 100k copies, paged by 500) then costs a lookup, not a sort.

@@ -127,6 +127,6 @@ function compare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-function sortedKeys(map: ReadonlyMap<string, unknown>): string[] {
+function sortedKeys(map: { keys(): Iterable<string> }): string[] {
   return [...map.keys()].sort();
 }

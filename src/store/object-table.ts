@@ -2,6 +2,7 @@
 // the registered indexes of each cluster. Lists and counts of one cluster or namespace touch only
 // that subset. Map keys are the objects' own name/namespace strings, so no key string is duplicated.
 
+import { ChunkedMap } from '../apimachinery/chunked-map.js';
 import type { KubeObject } from '../apimachinery/object-meta.js';
 import { IndexBuckets } from './index-buckets.js';
 import type { IndexCount, IndexFunc, ObjectKey, ResourceRef, Scope } from './store.js';
@@ -10,7 +11,8 @@ import type { IndexCount, IndexFunc, ObjectKey, ResourceRef, Scope } from './sto
 export class ClusterTable {
   readonly cluster: string;
   readonly resource: ResourceTable;
-  readonly namespaces = new Map<string, Map<string, KubeObject>>();
+  /** namespaces: a namespace can hold a million names, so its map is chunked (see chunked-map.ts); lists sort names. */
+  readonly namespaces = new Map<string, ChunkedMap<KubeObject>>();
   readonly indexes = new Map<string, IndexBuckets>();
   count = 0;
 
@@ -129,10 +131,10 @@ export class ObjectTable {
     for (const obj of later) this.put(table, obj, table.get(obj.metadata.namespace ?? '', obj.metadata.name ?? ''));
   }
 
-  private namesOf(table: ClusterTable, namespace: string): Map<string, KubeObject> {
+  private namesOf(table: ClusterTable, namespace: string): ChunkedMap<KubeObject> {
     let names = table.namespaces.get(namespace);
     if (names === undefined) {
-      names = new Map();
+      names = new ChunkedMap();
       table.namespaces.set(namespace, names);
     }
     return names;

@@ -3,6 +3,7 @@
 // costs one entry and one key string here rather than one in each of two sets (at 100k+ objects
 // that is several megabytes).
 
+import { ChunkedMap } from '../../apimachinery/chunked-map.js';
 import { flatString } from '../../apimachinery/flat-string.js';
 
 /** SELECTED: the source object exists and matches the selector. */
@@ -14,7 +15,8 @@ type Flag = typeof SELECTED | typeof COPIED;
 
 /** KeyMembership tracks the SELECTED and COPIED bits of `<namespace>/<name>` keys, with their counts. */
 export class KeyMembership {
-  readonly #bits = new Map<string, number>();
+  // Chunked: at a million keys a Map's doubling would stop the event loop (see chunked-map.ts).
+  readonly #bits = new ChunkedMap<number>();
   #selected = 0;
   #copied = 0;
 

@@ -3,6 +3,7 @@
 // while it waits changes nothing), with delayed and rate-limited adds on top. Items are keys,
 // not objects, so a worker always reads the latest state and repeated changes coalesce.
 
+import { ChunkedMap } from '../../apimachinery/chunked-map.js';
 import type { QueueMetrics } from './queue-metrics.js';
 import { defaultControllerRateLimiter } from './rate-limiter.js';
 import type { RateLimiter } from './rate-limiter.js';
@@ -31,11 +32,15 @@ export class WorkQueue {
   private readonly metrics: QueueMetrics | undefined;
   private readonly now: () => number;
   private readonly queue = new Fifo();
-  /** dirty holds items that must be processed (again): queued ones and re-adds of processing ones. */
-  private readonly dirty = new Set<string>();
+  /**
+   * dirty holds items that must be processed (again): queued ones and re-adds of processing ones.
+   * It and addedAt hold every key of an initial sync (a million or more): chunked maps, so their
+   * growth never rehashes them whole (see chunked-map.ts); the Fifo keeps the order.
+   */
+  private readonly dirty = new ChunkedMap<true>();
   /** processing maps each item a worker holds to when it was handed out. */
   private readonly processing = new Map<string, number>();
-  private readonly addedAt = new Map<string, number>();
+  private readonly addedAt = new ChunkedMap<number>();
   private readonly delayed = new Map<string, Delayed>();
   private readonly getters: ((item: string | undefined) => void)[] = [];
   private readonly drainers: (() => void)[] = [];
@@ -51,7 +56,7 @@ export class WorkQueue {
   /** add marks item for processing; it is ignored if already pending or after shut down. */
   add(item: string): void {
     if (this.shuttingDown || this.dirty.has(item)) return;
-    this.dirty.add(item);
+    this.dirty.set(item, true);
     this.addedAt.set(item, this.now());
     this.metrics?.added(this.name);
     // A held item goes back into the queue when its worker calls done, not before.

@@ -1,0 +1,91 @@
+// A string-keyed map that stops being one JS Map once it is large. A Map doubles its table when it
+// fills and rehashes every entry in that one call: about 90 ms at a million keys, 200 ms at two
+// million. At a million objects several per-object maps (the work queue's, the copies' names, the
+// unique index values) reached that size on the same write and stopped the event loop together.
+// Past SPLIT_AT keys the entries move, once, into CHUNKS maps; a key's chunk is chosen from a few of
+// its characters, so each lookup is still one Map lookup and each doubling rehashes a
+// CHUNKS-th of the keys. Keys that agree in every sampled character all land in one chunk, which
+// is then just as slow as one Map, never slower.
+//
+// Iteration follows insertion order while the map is one Map (small maps: index values such as
+// schemas keep the order they had), and chunk by chunk after the split: only callers that sort or
+// do not care may hold a map that can grow past SPLIT_AT.
+
+/** SPLIT_AT is the size past which the entries spread over chunks (rehashing that many takes a few ms). */
+export const SPLIT_AT = 65_536;
+
+/** CHUNKS is the number of chunks after the split (a power of two). */
+const CHUNKS = 32;
+
+/** chunkOf picks a chunk from the last character, two inner ones and the length. */
+function chunkOf(key: string): number {
+  const n = key.length;
+  if (n === 0) return 0;
+  return (key.charCodeAt(n - 1) + 7 * key.charCodeAt(n >> 1) + 31 * key.charCodeAt((n * 3) >> 2) + n) & (CHUNKS - 1);
+}
+
+/** ChunkedMap is a Map from strings to V that splits into chunks once it holds more than splitAt keys. */
+export class ChunkedMap<V> implements Iterable<[string, V]> {
+  #whole: Map<string, V> | undefined = new Map();
+  #chunks: Map<string, V>[] = [];
+  #size = 0;
+
+  constructor(private readonly splitAt = SPLIT_AT) {}
+
+  get size(): number {
+    return this.#whole?.size ?? this.#size;
+  }
+
+  get(key: string): V | undefined {
+    return (this.#whole ?? (this.#chunks[chunkOf(key)] as Map<string, V>)).get(key);
+  }
+
+  has(key: string): boolean {
+    return (this.#whole ?? (this.#chunks[chunkOf(key)] as Map<string, V>)).has(key);
+  }
+
+  set(key: string, value: V): this {
+    const whole = this.#whole;
+    if (whole !== undefined) {
+      whole.set(key, value);
+      if (whole.size > this.splitAt) this.#split(whole);
+      return this;
+    }
+    const chunk = this.#chunks[chunkOf(key)] as Map<string, V>;
+    const before = chunk.size;
+    chunk.set(key, value);
+    this.#size += chunk.size - before;
+    return this;
+  }
+
+  delete(key: string): boolean {
+    if (this.#whole !== undefined) return this.#whole.delete(key);
+    if (!(this.#chunks[chunkOf(key)] as Map<string, V>).delete(key)) return false;
+    this.#size--;
+    return true;
+  }
+
+  // One Map hands out its own iterators; chunks are walked one after the other.
+  keys(): IterableIterator<string> {
+    return this.#whole?.keys() ?? this.#walk((map) => map.keys());
+  }
+
+  values(): IterableIterator<V> {
+    return this.#whole?.values() ?? this.#walk((map) => map.values());
+  }
+
+  [Symbol.iterator](): IterableIterator<[string, V]> {
+    return this.#whole?.entries() ?? this.#walk((map) => map.entries());
+  }
+
+  *#walk<T>(each: (map: Map<string, V>) => IterableIterator<T>): IterableIterator<T> {
+    for (const map of this.#chunks) yield* each(map);
+  }
+
+  #split(whole: Map<string, V>): void {
+    this.#chunks = Array.from({ length: CHUNKS }, () => new Map<string, V>());
+    for (const [key, value] of whole) (this.#chunks[chunkOf(key)] as Map<string, V>).set(key, value);
+    this.#size = whole.size;
+    this.#whole = undefined;
+  }
+}
