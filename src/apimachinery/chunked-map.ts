@@ -84,7 +84,8 @@ export class ChunkedMap<V> implements Iterable<[string, V]> {
 
   #split(whole: Map<string, V>): void {
     this.#chunks = Array.from({ length: CHUNKS }, () => new Map<string, V>());
-    for (const [key, value] of whole) (this.#chunks[chunkOf(key)] as Map<string, V>).set(key, value);
+    // forEach hands out key and value without an entry array per key.
+    whole.forEach((value, key) => (this.#chunks[chunkOf(key)] as Map<string, V>).set(key, value));
     this.#size = whole.size;
     this.#whole = undefined;
   }

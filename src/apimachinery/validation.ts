@@ -6,6 +6,7 @@ export {
   isDNS1123Label,
   isDNS1123Subdomain,
   isQualifiedName,
+  isLabelValue,
   isValidLabelValue,
   isValidPathSegmentName,
   isValidPathSegmentPrefix,

@@ -25,7 +25,7 @@ import type { SourceConnection } from '../kube/source-connection.js';
 import { clusterOf } from '../kube/source-connection.js';
 import type { Metrics } from '../metrics/metrics.js';
 import type { ChildProgress, ClusterProgress } from '../read/replication-progress.js';
-import type { ResourceStore } from '../store/store.js';
+import type { IndexReader, ResourceStore } from '../store/store.js';
 
 /** CCR_GVR is the resource the root controller watches in every source. */
 export const CCR_GVR: GroupVersionResource = Object.freeze({ group: 'cache.kcp.io', version: 'v1alpha1', resource: 'clustercachedresources' });
@@ -34,7 +34,7 @@ export const CCR_GVR: GroupVersionResource = Object.freeze({ group: 'cache.kcp.i
 export interface SourceRuntimeOptions {
   readonly source: SourceConnection;
   readonly informers: SharedInformers;
-  readonly cache: ResourceStore;
+  readonly cache: ResourceStore & IndexReader;
   readonly purger: CopyPurger;
   /** metrics are the app's metrics its controllers and queues record into. */
   readonly metrics: Pick<Metrics, 'workqueue' | 'controllers'>;

@@ -16,7 +16,7 @@ import { connectSource, embeddedSource } from '../kube/source-connection.js';
 import type { SourceConnection } from '../kube/source-connection.js';
 import type { MinResourceVersion } from '../read/min-resource-version.js';
 import { replicatedAtLeast } from '../read/replication-progress.js';
-import type { ResourceStore } from '../store/store.js';
+import type { IndexReader, ResourceStore } from '../store/store.js';
 import { cachePurger } from './cache-store.js';
 import { LoopTurns } from '../apimachinery/loop-turns.js';
 import { startSourceRuntime } from './source-runtime.js';
@@ -28,7 +28,7 @@ export const CCR_PHASES: readonly string[] = Object.keys({ Initializing: true, R
 /** SourcesOptions are what the sources need from the app. */
 export interface SourcesOptions {
   readonly config: Pick<Config, 'embedded' | 'sources' | 'workers'>;
-  readonly cache: ResourceStore;
+  readonly cache: ResourceStore & IndexReader;
   readonly metrics: Metrics;
   readonly log: Logger;
 }

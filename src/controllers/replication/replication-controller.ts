@@ -13,7 +13,7 @@ import { schemaOf } from '../../apimachinery/gvr.js';
 import { cacheLocation } from '../../cachedobjects/cache-location.js';
 import { trustedOrigin } from '../../cachedobjects/trusted-origin.js';
 import { CACHED_OBJECTS_GROUP, CACHED_OBJECTS_RESOURCE } from '../../cachedobjects/cached-object-resource.js';
-import type { ResourceStore, Watch } from '../../store/store.js';
+import type { IndexReader, ResourceStore, Watch } from '../../store/store.js';
 import { Controller } from '../runtime/controller.js';
 import { WorkQueue } from '../runtime/work-queue.js';
 import type { ControllerMetrics } from '../runtime/controller-metrics.js';
@@ -39,7 +39,7 @@ export interface ReplicationCounts {
 export interface ReplicationOptions {
   readonly spec: ReplicationSpec;
   readonly source: SourceView;
-  readonly cache: ResourceStore;
+  readonly cache: ResourceStore & IndexReader;
   readonly log: Logger;
   readonly workers: number;
   readonly queueMetrics?: QueueMetrics;

@@ -3,6 +3,7 @@ import {
   isDNS1123Label,
   isDNS1123Subdomain,
   isQualifiedName,
+  isLabelValue,
   isValidLabelValue,
   isValidPathSegmentName,
 } from '../../../src/apimachinery/name-validation.js';
@@ -115,5 +116,7 @@ describe('isValidLabelValue', () => {
 
   it.each(cases)('case $n: $name', ({ value, want }) => {
     expect(isValidLabelValue(value)).toEqual(want);
+    // The boolean form agrees with the messages on every case.
+    expect(isLabelValue(value)).toBe(want.length === 0);
   });
 });
