@@ -22,16 +22,14 @@ export class ChunkedSet<T> implements Iterable<T> {
   /** lastAdded is the value appended last while it is still held (see addFresh). */
   private lastAdded: T | undefined;
 
+  /** The constructor adds values one by one, as a Set's does; a large distinct list goes through fromDistinct. */
   constructor(values: Iterable<T> = [], private readonly chunkSize = CHUNK_SIZE) {
-    // A bucket built at a load gets all its values at once: one plain Set drops repeats (its
-    // rehashes are part of that load step), and the chunks are filled without looking in them.
-    for (const value of new Set(values)) this.append(value);
+    for (const value of values) this.add(value);
   }
 
   /**
    * fromDistinct builds a set of values the caller knows hold no repeats (a load's grouping
-   * drops them as it goes): each value is hashed once, into its chunk, where the constructor
-   * hashes it twice.
+   * drops them as it goes): each value is hashed once, into its chunk, without a search.
    */
   static fromDistinct<T>(values: readonly T[], chunkSize = CHUNK_SIZE): ChunkedSet<T> {
     const set = new ChunkedSet<T>([], chunkSize);

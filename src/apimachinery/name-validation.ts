@@ -115,12 +115,12 @@ function prefixErrors(prefix: string): string[] {
   return isDNS1123Subdomain(prefix).map((message) => `prefix part ${message}`);
 }
 
-/** isValidLabelValue validates a label value: empty, or at most 63 bytes of the label pattern. */
 /** isLabelValue tells whether isValidLabelValue would find nothing, without building messages. */
 export function isLabelValue(value: string): boolean {
   return utf8Length(value) <= LABEL_VALUE_MAX && LABEL_VALUE_RE.test(value);
 }
 
+/** isValidLabelValue validates a label value: empty, or at most 63 bytes of the label pattern. */
 export function isValidLabelValue(value: string): string[] {
   const errors: string[] = [];
   if (utf8Length(value) > LABEL_VALUE_MAX) errors.push(maxLenError(LABEL_VALUE_MAX));

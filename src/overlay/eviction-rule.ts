@@ -4,6 +4,7 @@
 // (cachegate and Kubernetes issue counters) and as strings otherwise, as the seed does.
 
 import { compareResourceVersions, isNumericResourceVersion } from '../apimachinery/resource-version.js';
+import { compareStrings } from '../apimachinery/compare-strings.js';
 
 /** Version is the identity of one version of an object: its UID and resourceVersion ('' if unknown). */
 export interface Version {
@@ -43,5 +44,5 @@ export function sameUid(a: string, b: string): boolean {
 /** compareVersions orders two non-empty resourceVersions: numerically when both are decimal. */
 export function compareVersions(a: string, b: string): number {
   if (isNumericResourceVersion(a) && isNumericResourceVersion(b)) return compareResourceVersions(a, b);
-  return a < b ? -1 : a > b ? 1 : 0;
+  return compareStrings(a, b);
 }

@@ -4,6 +4,7 @@
 
 import type { IndexCount } from '../store/store.js';
 import type { SchemaSummary } from './read-model.js';
+import { compareStrings } from '../apimachinery/compare-strings.js';
 
 /** summarizeSchemas groups index counts by schema, sorted by schema then shard and cluster. */
 export function summarizeSchemas(counts: readonly IndexCount[]): SchemaSummary[] {
@@ -14,15 +15,11 @@ export function summarizeSchemas(counts: readonly IndexCount[]): SchemaSummary[]
     if (!clusters) bySchema.set(schema, (clusters = []));
     clusters.push({ shard, cluster, count });
   }
-  return [...bySchema.entries()].sort(([a], [b]) => compare(a, b)).map(([name, clusters]) => {
+  return [...bySchema.entries()].sort(([a], [b]) => compareStrings(a, b)).map(([name, clusters]) => {
     const [version = '', resource = ''] = name.split('.', 2);
     // The group stays as the schema writes it (`core` for the core group), as in paths and filters.
     const group = name.slice(version.length + resource.length + 2);
-    clusters.sort((a, b) => compare(a.shard, b.shard) || compare(a.cluster, b.cluster));
+    clusters.sort((a, b) => compareStrings(a.shard, b.shard) || compareStrings(a.cluster, b.cluster));
     return { name, group, version, resource, count: clusters.reduce((sum, c) => sum + c.count, 0), clusters };
   });
-}
-
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

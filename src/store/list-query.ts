@@ -6,6 +6,7 @@ import { AppError } from '../errors.js';
 import type { KubeObject } from '../apimachinery/object-meta.js';
 import type { ClusterTable, ResourceTable } from './object-table.js';
 import type { ListOptions, Scope } from './store.js';
+import { compareStrings } from '../apimachinery/compare-strings.js';
 
 /** ListFilters are the filtering parts of ListOptions (paging is handled elsewhere). */
 export type ListFilters = Pick<ListOptions, 'labelSelector' | 'fieldSelector' | 'index'>;
@@ -120,11 +121,7 @@ function union(buckets: readonly KubeObject[][]): KubeObject[] {
 }
 
 function byNamespaceAndName(a: KubeObject, b: KubeObject): number {
-  return compare(a.metadata.namespace ?? '', b.metadata.namespace ?? '') || compare(a.metadata.name ?? '', b.metadata.name ?? '');
-}
-
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
+  return compareStrings(a.metadata.namespace ?? '', b.metadata.namespace ?? '') || compareStrings(a.metadata.name ?? '', b.metadata.name ?? '');
 }
 
 function sortedKeys(map: { keys(): Iterable<string> }): string[] {

@@ -9,6 +9,7 @@ import type { FieldPath } from './field-path.js';
 import { isItemElement, pathString, valueAt } from './field-path.js';
 import type { FieldSet } from './field-set.js';
 import type { ManagedEntry } from './managed-fields.js';
+import { compareStrings } from '../../apimachinery/compare-strings.js';
 
 /** Conflict is one field another manager owns and the apply would change. */
 export interface Conflict {
@@ -30,7 +31,7 @@ export function findConflicts(
       if (!sameAt(live, merged, path)) conflicts.push({ owner, path });
     }
   }
-  return conflicts.sort((a, b) => compare(a.owner.manager, b.owner.manager) || compare(pathString(a.path), pathString(b.path)));
+  return conflicts.sort((a, b) => compareStrings(a.owner.manager, b.owner.manager) || compareStrings(pathString(a.path), pathString(b.path)));
 }
 
 /** conflictError is kube's apply conflict Status: 409, one FieldManagerConflict cause per field. */
@@ -75,8 +76,4 @@ function sameAt(live: unknown, merged: unknown, path: FieldPath): boolean {
   const last = path[path.length - 1] ?? '';
   if (isItemElement(last)) return (before === undefined) === (after === undefined);
   return jsonEqual(before, after);
-}
-
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

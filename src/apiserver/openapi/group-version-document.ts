@@ -12,6 +12,7 @@ import { customResourceSchema } from './custom-resource-schema.js';
 import { EXTENSION_KINDS } from './extension-schemas.js';
 import type { OpenApiSchema } from './meta-schemas.js';
 import { API_VERSION, KIND, LIST_METADATA, META_COMPONENTS } from './meta-schemas.js';
+import { compareStrings } from '../../apimachinery/compare-strings.js';
 
 /** GVK_EXTENSION is the vendor extension naming the kind a schema describes. */
 export const GVK_EXTENSION = 'x-kubernetes-group-version-kind';
@@ -124,5 +125,5 @@ function gvk(info: ResourceInfo, kind: string): Record<string, string> {
 }
 
 function sortedByName<T>(schemas: Record<string, T>): Record<string, T> {
-  return Object.fromEntries(Object.entries(schemas).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  return Object.fromEntries(Object.entries(schemas).sort(([a], [b]) => compareStrings(a, b)));
 }

@@ -13,6 +13,7 @@ import { CACHED_OBJECTS_GROUP, CACHED_OBJECTS_RESOURCE } from '../../cachedobjec
 import { isCachedObjectUpToDate, wrapCachedObject } from '../../cachedobjects/wrap-cached-object.js';
 import type { IndexReader, ObjectFilter, ObjectKey, ResourceRef, ResourceStore } from '../../store/store.js';
 import type { ReplicationSpec } from './replication-spec.js';
+import { compareStrings } from '../../apimachinery/compare-strings.js';
 
 /** CopyStore reads and writes the CachedObjects of one (shard, cluster, schema). */
 export class CopyStore {
@@ -43,7 +44,7 @@ export class CopyStore {
     // promise were the largest allocation of a sync after the parsed source lists.
     const candidates = this.#cache.indexed({ ...this.#ref, cluster: query.cluster }, query.index.name, query.index.value);
     // Normally one; copies made by hand may add more, and the first by name wins, as in a list.
-    if (candidates.length > 1) candidates.sort((a, b) => compareNames(a.metadata.name ?? '', b.metadata.name ?? ''));
+    if (candidates.length > 1) candidates.sort((a, b) => compareStrings(a.metadata.name ?? '', b.metadata.name ?? ''));
     const indexed = candidates.find((copy) => cachedObjectOrigin(copy)?.namespace === namespace);
     if (indexed !== undefined) return indexed;
     for (const candidate of [cachedObjectName(this.#spec.gvr, namespace, name), hashedName(this.#spec.gvr, namespace, name)]) {
@@ -116,9 +117,4 @@ export class CopyStore {
     const name = typeof copyOrName === 'string' ? copyOrName : (copyOrName.metadata.name ?? '');
     return { ...this.#ref, namespace: '', name };
   }
-}
-
-/** compareNames orders names as the store lists them (by UTF-16 code units). */
-function compareNames(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }
