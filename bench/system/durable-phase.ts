@@ -14,8 +14,8 @@ import type { EtcdCluster } from '../../test/helpers/etcd-cluster.js';
 import { diskUsage } from '../lib/disk-usage.js';
 import type { DiskUsage } from '../lib/disk-usage.js';
 import type { LoadResult } from '../lib/load-generator.js';
-import { interleavedPointReads } from './point-reads.js';
-import type { PointReadLoad } from './point-reads.js';
+import { interleavedPointReads, pairedRatio } from './point-reads.js';
+import type { PointReadLoad, PointReadRounds } from './point-reads.js';
 import { startMeasured, startSource } from './processes.js';
 import type { MeasuredProcess, SourceProcess, StoreUnderTest } from './processes.js';
 import { copyCount, lagRun, syncRun } from './replication.js';
@@ -51,6 +51,10 @@ export interface DurablePhaseResult {
   readonly pointRead: LoadResult;
   /** memoryPointRead is a memory-backend cachegate's, measured in the rounds between the durable one's. */
   readonly memoryPointRead: LoadResult;
+  /** pointReadRatios are each round's durable requests/s over the memory backend's, in round order. */
+  readonly pointReadRatios: readonly number[];
+  /** pointReadRatio is the median of pointReadRatios: the figure the target is read against. */
+  readonly pointReadRatio: number;
   readonly restart: RestartResult;
 }
 
@@ -98,13 +102,15 @@ export async function runDurablePhase(plan: DurablePlan): Promise<DurablePhaseRe
     const cold = await lagRun(source, measured, plan.n, 500, 2);
     const lag = await lagRun(source, measured, plan.n, LAG_RATE, plan.lagSeconds);
     step(`lag at ${LAG_RATE}/s measured`);
-    const [pointRead, memoryPointRead] = await pointReadsBesideMemory(sourceUrl, measured, plan);
+    const [durableReads, memoryReads] = await pointReadsBesideMemory(sourceUrl, measured, plan);
     step('point reads measured');
     const restarted = await restartRun(measured, () => startMeasured(sourceUrl, options), plan.n);
     measured = restarted.measured;
     step(`restarted: ready in ${(restarted.restart.readyMs / 1000).toFixed(1)} s, ${restarted.restart.rewritten} copies rewritten`);
     return {
-      backend: plan.backend, n: plan.n, avgJsonBytes: seeded.avgJsonBytes, sync, disk, cold, lag, pointRead, memoryPointRead, restart: restarted.restart,
+      backend: plan.backend, n: plan.n, avgJsonBytes: seeded.avgJsonBytes, sync, disk, cold, lag, restart: restarted.restart,
+      pointRead: durableReads.median, memoryPointRead: memoryReads.median,
+      pointReadRatios: durableReads.runs.map((run, i) => run.rps / (memoryReads.runs[i]?.rps ?? NaN)), pointReadRatio: pairedRatio(durableReads, memoryReads),
       ...(plan.replicationWorkers === undefined ? {} : { replicationWorkers: plan.replicationWorkers }),
     };
   } finally {
@@ -117,9 +123,10 @@ export async function runDurablePhase(plan: DurablePlan): Promise<DurablePhaseRe
 /**
  * pointReadsBesideMemory starts a memory-backend cachegate on the same source (its CCR is there
  * already, so it syncs by itself), waits for all its copies, and measures both in interleaved
- * rounds; the reference is stopped before the restart is measured.
+ * rounds (see interleavedPointReads); the ratio is the median of the rounds' ratios. The reference
+ * is stopped before the restart is measured.
  */
-async function pointReadsBesideMemory(sourceUrl: string, measured: MeasuredProcess, plan: DurablePlan): Promise<[LoadResult, LoadResult]> {
+async function pointReadsBesideMemory(sourceUrl: string, measured: MeasuredProcess, plan: DurablePlan): Promise<[PointReadRounds, PointReadRounds]> {
   const reference = await startMeasured(sourceUrl, { store: { backend: 'memory' } });
   try {
     const deadline = performance.now() + plan.syncTimeoutMs;
@@ -127,6 +134,10 @@ async function pointReadsBesideMemory(sourceUrl: string, measured: MeasuredProce
       if (performance.now() > deadline) throw new Error('the memory reference did not sync in time');
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
+    // Both start from a full GC: the durable process has been through the lag runs and the
+    // reference through its sync, and neither's leftover garbage should fall on the other's rounds.
+    await measured.memory();
+    await reference.memory();
     await settle();
     const [durable, memory] = await interleavedPointReads([measured, reference], plan.n, plan.pointReads);
     if (!durable || !memory) throw new Error('a point read was not measured');

@@ -33,20 +33,41 @@ export function objectsPath(name: string): string {
 export async function randomPointReads(measured: MeasuredProcess, n: number, load: PointReadLoad): Promise<LoadResult> {
   const [result] = await interleavedPointReads([measured], n, load);
   if (!result) throw new Error('no point read measured');
-  return result;
+  return result.median;
+}
+
+/** PointReadRounds is one process's rounds, in order, and its median round by requests/s. */
+export interface PointReadRounds {
+  readonly median: LoadResult;
+  readonly runs: readonly LoadResult[];
 }
 
 /**
  * interleavedPointReads measures several processes holding the same n objects round by round,
- * each round visiting them in turn, so a slow spell of the shared machine falls on all of them
- * alike and their ratio is fair; each process's figure is its median round.
+ * each round visiting them in turn (the order reversed every other round, so neither always runs
+ * right after the other's load), so a slow spell of the shared machine falls on all of them alike
+ * and their ratio is fair. Each process first serves one unmeasured run: a long-running server has
+ * its JIT warm and most objects' JSON text cached, and a cold first round would fall on whichever
+ * process the order put first.
  */
-export async function interleavedPointReads(processes: readonly MeasuredProcess[], n: number, load: PointReadLoad): Promise<LoadResult[]> {
+export async function interleavedPointReads(processes: readonly MeasuredProcess[], n: number, load: PointReadLoad): Promise<PointReadRounds[]> {
+  const read = (measured: MeasuredProcess, seconds: number): Promise<LoadResult> =>
+    measure({ url: measured.url, spread: { pathFormat: objectsPath(BENCH_NAME_FORMAT), count: n } }, load.connections, seconds, measured.pid);
+  for (const measured of processes) await read(measured, load.seconds);
   const runs: LoadResult[][] = processes.map(() => []);
   for (let round = 0; round < load.rounds; round++) {
-    for (const [i, measured] of processes.entries()) {
-      runs[i]?.push(await measure({ url: measured.url, spread: { pathFormat: objectsPath(BENCH_NAME_FORMAT), count: n } }, load.connections, load.seconds, measured.pid));
+    const order = [...processes.keys()];
+    if (round % 2 === 1) order.reverse();
+    for (const i of order) {
+      const measured = processes[i];
+      if (measured) runs[i]?.push(await read(measured, load.seconds));
     }
   }
-  return runs.map((r) => medianBy(r, (x) => x.rps));
+  return runs.map((r) => ({ median: medianBy(r, (x) => x.rps), runs: r }));
+}
+
+/** pairedRatio is the median over rounds of a's requests/s over b's in the same round. */
+export function pairedRatio(a: PointReadRounds, b: PointReadRounds): number {
+  const ratios = a.runs.map((run, i) => run.rps / (b.runs[i]?.rps ?? NaN));
+  return medianBy(ratios, (r) => r);
 }
