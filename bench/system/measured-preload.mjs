@@ -1,5 +1,6 @@
 // Preloaded into the system bench's measured cachegate (node --expose-gc --import this
-// dist/main.js). It answers two IPC questions a process cannot be asked from outside:
+// dist/main.js). It exits with the bench (when the IPC channel closes), and it answers two IPC
+// questions a process cannot be asked from outside:
 //   'memory': runs a full GC and answers the heap, so heap per object is not GC timing noise
 //             (RSS is read by the orchestrator from /proc as well);
 //   'gc':     the main thread's GC pauses so far (their sum, and the longest since the last
@@ -17,6 +18,10 @@ new PerformanceObserver((list) => {
     longestMs = Math.max(longestMs, entry.duration);
   }
 }).observe({ entryTypes: ['gc'] });
+
+// The bench that started this process is gone (it crashed or was killed): a measured process left
+// running would take CPU and memory from every later run on the machine.
+process.on('disconnect', () => process.exit(0));
 
 process.on('message', (message) => {
   if (message === 'memory') {
