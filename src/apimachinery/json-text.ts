@@ -1,6 +1,7 @@
 // Serialising cache objects once: stored objects are deeply frozen, so the JSON text of one can
 // be kept (weakly) and reused by every request and every event stream that sends it.
 
+import { joinedJsonBytes } from './joined-json-bytes.js';
 import type { KubeObject } from './object-meta.js';
 
 /** JsonText gives the JSON text of objects, caching it for frozen ones. */
@@ -22,10 +23,10 @@ export class JsonText {
     return this.#cache.get(obj) ?? JSON.stringify(obj);
   }
 
-  /** list renders `{...head, items: [...]}` with the items' cached texts, items last. */
-  list(head: Readonly<Record<string, unknown>>, items: readonly KubeObject[]): string {
+  /** list renders `{...head, items: [...]}` with the items' cached texts, items last, as UTF-8 bytes (see joined-json-bytes.ts). */
+  list(head: Readonly<Record<string, unknown>>, items: readonly KubeObject[]): Buffer {
     const start = JSON.stringify(head);
     const open = start === '{}' ? '{' : `${start.slice(0, -1)},`;
-    return `${open}"items":[${items.map((item) => this.of(item)).join(',')}]}`;
+    return joinedJsonBytes(`${open}"items":[`, items.map((item) => this.of(item)), ']}');
   }
 }

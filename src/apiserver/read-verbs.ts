@@ -4,6 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../errors.js';
 import type { KubeObject } from '../apimachinery/object-meta.js';
 import { apiVersionOf } from '../apimachinery/gvr.js';
+import { joinedJsonBytes } from '../apimachinery/joined-json-bytes.js';
 import { parseLabelSelector } from '../apimachinery/label-selector.js';
 import { parseFieldSelector } from '../apimachinery/field-selector.js';
 import { LOGICAL_CLUSTER_ANNOTATION } from '../apimachinery/logical-cluster.js';
@@ -129,15 +130,15 @@ function listMeta(page: ListResult): Record<string, unknown> {
   };
 }
 
-/** listJson writes a list by joining cached item JSON, so big lists cost one string build. */
-export function listJson(ctx: ApiContext, target: RequestTarget, page: ListResult): string {
+/** listJson writes a list from the items' cached JSON, as UTF-8 bytes (see joined-json-bytes.ts). */
+export function listJson(ctx: ApiContext, target: RequestTarget, page: ListResult): Buffer {
   const head = JSON.stringify({
     kind: target.info.listKind,
     apiVersion: apiVersionOf(target.info.group, target.info.version),
     metadata: listMeta(page),
   });
   const items = page.items.map((obj) => jsonOf(ctx, present(obj, target.info)));
-  return `${head.slice(0, -1)},"items":[${items.join(',')}]}`;
+  return joinedJsonBytes(`${head.slice(0, -1)},"items":[`, items, ']}');
 }
 
 /** jsonOf serialises an object, reusing the encoder's cache for stored objects. */
@@ -145,7 +146,7 @@ export function jsonOf(ctx: ApiContext, obj: KubeObject): string {
   return ctx.encoder.json(obj);
 }
 
-/** sendJson sends pre-serialised JSON. */
-export async function sendJson(reply: FastifyReply, status: number, json: string): Promise<void> {
+/** sendJson sends pre-serialised JSON, as text or as UTF-8 bytes. */
+export async function sendJson(reply: FastifyReply, status: number, json: string | Buffer): Promise<void> {
   await reply.code(status).header('content-type', 'application/json').send(json);
 }
