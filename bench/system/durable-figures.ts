@@ -4,6 +4,7 @@
 // project's fixed goals.
 
 import type { LoadResult } from '../lib/load-generator.js';
+import { medianBy } from '../lib/stats.js';
 import type { DurablePhaseResult } from './durable-phase.js';
 import { count, fmt, mib, ms } from './figure-format.js';
 import type { Figure } from './figure-format.js';
@@ -35,7 +36,7 @@ function syncFigure(d: DurablePhaseResult, on: string): Figure {
 function pointReadFigure(d: DurablePhaseResult, on: string, memory: LoadResult): Figure {
   const r = d.pointRead;
   const cpu = (l: LoadResult): string => `server CPU ${l.serverCpuUs?.toFixed(1) ?? '?'} µs per request`;
-  const ratio = d.pointReadRatio;
+  const ratio = medianBy(d.pointReadRatios, (x) => x);
   const rounds = d.pointReadRatios.map((x) => `${x.toFixed(2)}x`).join(', ');
   return {
     id: `durable.${d.backend}.point_read`, name: `REST point read of random objects among ${count(d.n)}, ${on}`, value: r.rps, unit: 'req/s',

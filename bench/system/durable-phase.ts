@@ -14,7 +14,7 @@ import type { EtcdCluster } from '../../test/helpers/etcd-cluster.js';
 import { diskUsage } from '../lib/disk-usage.js';
 import type { DiskUsage } from '../lib/disk-usage.js';
 import type { LoadResult } from '../lib/load-generator.js';
-import { interleavedPointReads, pairedRatio } from './point-reads.js';
+import { interleavedPointReads, roundRatios } from './point-reads.js';
 import type { PointReadLoad, PointReadRounds } from './point-reads.js';
 import { startMeasured, startSource } from './processes.js';
 import type { MeasuredProcess, SourceProcess, StoreUnderTest } from './processes.js';
@@ -51,10 +51,8 @@ export interface DurablePhaseResult {
   readonly pointRead: LoadResult;
   /** memoryPointRead is a memory-backend cachegate's, measured in the rounds between the durable one's. */
   readonly memoryPointRead: LoadResult;
-  /** pointReadRatios are each round's durable requests/s over the memory backend's, in round order. */
+  /** pointReadRatios are each round's durable requests/s over the memory backend's, in round order; their median is the figure. */
   readonly pointReadRatios: readonly number[];
-  /** pointReadRatio is the median of pointReadRatios: the figure the target is read against. */
-  readonly pointReadRatio: number;
   readonly restart: RestartResult;
 }
 
@@ -110,7 +108,7 @@ export async function runDurablePhase(plan: DurablePlan): Promise<DurablePhaseRe
     return {
       backend: plan.backend, n: plan.n, avgJsonBytes: seeded.avgJsonBytes, sync, disk, cold, lag, restart: restarted.restart,
       pointRead: durableReads.median, memoryPointRead: memoryReads.median,
-      pointReadRatios: durableReads.runs.map((run, i) => run.rps / (memoryReads.runs[i]?.rps ?? NaN)), pointReadRatio: pairedRatio(durableReads, memoryReads),
+      pointReadRatios: roundRatios(durableReads, memoryReads),
       ...(plan.replicationWorkers === undefined ? {} : { replicationWorkers: plan.replicationWorkers }),
     };
   } finally {

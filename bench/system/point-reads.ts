@@ -66,8 +66,7 @@ export async function interleavedPointReads(processes: readonly MeasuredProcess[
   return runs.map((r) => ({ median: medianBy(r, (x) => x.rps), runs: r }));
 }
 
-/** pairedRatio is the median over rounds of a's requests/s over b's in the same round. */
-export function pairedRatio(a: PointReadRounds, b: PointReadRounds): number {
-  const ratios = a.runs.map((run, i) => run.rps / (b.runs[i]?.rps ?? NaN));
-  return medianBy(ratios, (r) => r);
+/** roundRatios are a's requests/s over b's in the same round, in round order. */
+export function roundRatios(a: PointReadRounds, b: PointReadRounds): number[] {
+  return a.runs.map((run, i) => run.rps / (b.runs[i]?.rps ?? NaN));
 }

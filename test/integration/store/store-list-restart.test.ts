@@ -5,16 +5,14 @@
 //   case 1: a key deleted and a key added between the passes: the store and its index hold the second pass
 //   case 2: the same with the etcd client in a thread
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Etcd3 } from 'etcd3';
+import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../../src/apimachinery/object-meta.js';
 import type { Backend, EntryReader } from '../../../src/storage/backend.js';
 import { openEtcdBackend } from '../../../src/storage/etcd/etcd-backend.js';
 import { LIST_PAGE_SIZE } from '../../../src/storage/etcd/etcd-list.js';
 import { openDurableStore } from '../../../src/store/durable-store.js';
-import { startEtcd } from '../../helpers/etcd-cluster.js';
-import type { EtcdCluster } from '../../helpers/etcd-cluster.js';
 import { RawTcpProxy } from '../../helpers/raw-tcp-proxy.js';
+import { suiteEtcd } from '../../helpers/suite-etcd.js';
 
 const REF = { cluster: 'c1', group: '', resource: 'configmaps' };
 const COUNT = LIST_PAGE_SIZE + 200;
@@ -45,34 +43,24 @@ function listCutAfterFirstRead(backend: Backend, proxy: RawTcpProxy, onCut: () =
 }
 
 describe('a durable store whose load starts over', () => {
-  let etcd: EtcdCluster;
-  let direct: Etcd3;
-
-  beforeAll(async () => {
-    etcd = await startEtcd({ members: 1 });
-    direct = new Etcd3({ hosts: [...etcd.endpoints] });
-  });
-  afterAll(async () => {
-    direct?.close();
-    await etcd?.stop();
-  });
+  const etcd = suiteEtcd();
 
   for (const [i, clientThread] of [false, true].entries()) {
     it(`case ${i + 1}: a key deleted and a key added between the passes: the store and its index hold the second pass${clientThread ? ' (client in a thread)' : ''}`, async () => {
       const prefix = `/list-restart-${i}`;
       const keys = `${prefix}/source/core/configmaps/c1/default/`;
       for (let from = 0; from < COUNT; from += 500) {
-        await Promise.all(Array.from({ length: Math.min(500, COUNT - from) }, (_, j) => direct.put(`${keys}${nameOf(from + j)}`).value(configMap(nameOf(from + j))).exec()));
+        await Promise.all(Array.from({ length: Math.min(500, COUNT - from) }, (_, j) => etcd.raw.put(`${keys}${nameOf(from + j)}`).value(configMap(nameOf(from + j))).exec()));
       }
-      const proxy = await RawTcpProxy.start(Number(new URL(etcd.endpoints[0] ?? '').port));
+      const proxy = await RawTcpProxy.start(Number(new URL(etcd.cluster.endpoints[0] ?? '').port));
       const backend = await openEtcdBackend({ endpoints: [proxy.url], prefix, compactIntervalMs: 0, requestTimeoutMs: 20_000, clientThread });
       try {
         // Between the passes, the first key (read in the first pass) goes, another comes, and the
         // revision the first pass was pinned to is compacted away.
         const betweenPasses = async (): Promise<void> => {
-          await direct.delete().key(`${keys}${nameOf(0)}`).exec();
-          const added = await direct.put(`${keys}${nameOf(COUNT)}`).value(configMap(nameOf(COUNT))).exec();
-          await direct.kv.compact({ revision: added.header.revision });
+          await etcd.raw.delete().key(`${keys}${nameOf(0)}`).exec();
+          const added = await etcd.raw.put(`${keys}${nameOf(COUNT)}`).value(configMap(nameOf(COUNT))).exec();
+          await etcd.raw.kv.compact({ revision: added.header.revision });
           await proxy.up();
         };
         let between: Promise<void> | undefined;
