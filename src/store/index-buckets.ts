@@ -1,26 +1,24 @@
 // One registered index of one cluster's objects: index value → the objects carrying it. Buckets
 // hold the frozen objects themselves rather than storage keys, so a lookup needs no second map
 // access and no per-object key string has to be kept. A bucket of one object is stored as the bare
-// reference because many index values (owner uid, node name) are rare and a set costs ~100 bytes.
+// reference because many index values (owner uid, node name) are rare and a set costs ~100 bytes;
+// a bucket nearly the whole table shares is stored as its complement (see all-but-bucket.ts).
 
 import { ChunkedMap } from '../apimachinery/chunked-map.js';
 import { flatString } from '../apimachinery/flat-string.js';
 import type { KubeObject } from '../apimachinery/object-meta.js';
 import { ChunkedSet } from '../apimachinery/chunked-set.js';
+import { AllButBucket, MIN_SHARED, sharedEnough } from './all-but-bucket.js';
+import type { TableMembers } from './all-but-bucket.js';
+import { moveValues } from './index-value-moves.js';
+import type { ValueMoves } from './index-value-moves.js';
 import type { IndexFunc } from './store.js';
 
 // A bucket of many objects is a ChunkedSet: a plain Set of a million objects rehashes them all
 // in one add when it doubles (see src/apimachinery/chunked-set.ts).
-type Bucket = KubeObject | ChunkedSet<KubeObject>;
+type Bucket = KubeObject | ChunkedSet<KubeObject> | AllButBucket;
 
 const NO_VALUES: readonly string[] = [];
-
-/**
- * SMALL_PRODUCT bounds prev × next value counts for which update scans arrays instead of building
- * sets: up to about 50 values on each side (a CachedObject with 20 labels has 2 × 26) the scans
- * measured faster, beyond that the sets win.
- */
-const SMALL_PRODUCT = 2500;
 
 /** IndexBuckets maps the values of one index function to the objects that produce them. */
 export class IndexBuckets {
@@ -32,16 +30,30 @@ export class IndexBuckets {
    * unchanged bucket (one schema's 100k copies, paged by 500) then costs a lookup, not a sort.
    */
   private readonly sortedCache = new Map<string, readonly KubeObject[]>();
+  /** The table's objects, for complement buckets; an index without them keeps every bucket explicit. */
+  private readonly members: TableMembers | undefined;
+  private readonly minShared: number;
+  /** The buckets kept as complements, which every write of the table has to follow. */
+  private readonly allBut = new Map<string, AllButBucket>();
+  /** Explicit buckets that grew shared enough during the current write: turned into complements at its end. */
+  private readonly grown: string[] = [];
+  private readonly moves: ValueMoves = {
+    replace: (value, prev, next) => this.replace(value, prev, next),
+    addFresh: (value, obj) => this.addFresh(value, obj),
+    remove: (value, obj) => this.remove(value, obj),
+  };
 
-  constructor(fn: IndexFunc) {
+  constructor(fn: IndexFunc, members?: TableMembers, minShared = MIN_SHARED) {
     this.fn = fn;
+    this.members = members;
+    this.minShared = minShared;
   }
 
   /** objects returns the objects indexed under value as a fresh array (empty when none). */
   objects(value: string): KubeObject[] {
     const bucket = this.buckets.get(value);
     if (bucket === undefined) return [];
-    return bucket instanceof ChunkedSet ? bucket.toArray() : [bucket];
+    return bucket instanceof ChunkedSet || bucket instanceof AllButBucket ? bucket.toArray() : [bucket];
   }
 
   /** sorted returns the objects under value in list order (compare), cached until the bucket changes; never mutate it. */
@@ -56,13 +68,13 @@ export class IndexBuckets {
 
   /** counts lists every indexed value with the number of objects under it. */
   *counts(): IterableIterator<[string, number]> {
-    for (const [value, bucket] of this.buckets) yield [value, bucket instanceof ChunkedSet ? bucket.size : 1];
+    for (const [value, bucket] of this.buckets) yield [value, sizeOf(bucket)];
   }
 
   /** count is the number of objects under one value. */
   count(value: string): number {
     const bucket = this.buckets.get(value);
-    return bucket === undefined ? 0 : bucket instanceof ChunkedSet ? bucket.size : 1;
+    return bucket === undefined ? 0 : sizeOf(bucket);
   }
 
   /** valuesOf runs the index function; an object it cannot index yields no values. */
@@ -79,6 +91,18 @@ export class IndexBuckets {
    * by both versions only has its object reference swapped, an added or dropped one moves buckets.
    */
   update(prev: KubeObject | undefined, next: KubeObject | undefined, nextValues: readonly string[]): void {
+    this.moveExplicit(prev, next, nextValues);
+    for (const [value, bucket] of this.allBut) {
+      this.sortedCache.delete(value);
+      bucket.follow(prev, next, next !== undefined && nextValues.includes(value));
+      if (bucket.tooSparse) this.makeExplicit(value, bucket);
+    }
+    this.settleGrown();
+  }
+
+  // Explicit buckets move value by value; complement buckets are skipped here (add, replace and
+  // remove leave them alone) and follow the write as a whole in update.
+  private moveExplicit(prev: KubeObject | undefined, next: KubeObject | undefined, nextValues: readonly string[]): void {
     if (prev === undefined) {
       if (next !== undefined) for (const value of nextValues) this.addFresh(value, next);
       return;
@@ -88,45 +112,7 @@ export class IndexBuckets {
       for (const value of prevValues) this.remove(value, prev);
       return;
     }
-    if (prevValues.length * nextValues.length <= SMALL_PRODUCT) this.moveSmall(prev, next, prevValues, nextValues);
-    else this.moveLarge(prev, next, prevValues, nextValues);
-  }
-
-  // The common object has a handful of values: scanning the two short arrays costs less than
-  // building two sets, and allocates nothing.
-  private moveSmall(prev: KubeObject, next: KubeObject, prevValues: readonly string[], nextValues: readonly string[]): void {
-    for (const value of nextValues) {
-      if (prevValues.includes(value)) this.replace(value, prev, next);
-      else this.addFresh(value, next);
-    }
-    for (const value of prevValues) if (!nextValues.includes(value)) this.remove(value, prev);
-  }
-
-  // An object with thousands of labels (two label-index values per label) would make the scans
-  // above quadratic: 15k labels cost seconds per write. Index functions list values in a stable
-  // order (labels keep their order across a patch), so a value kept at the same position only has
-  // its reference swapped; only the values that moved, came or went go through sets.
-  private moveLarge(prev: KubeObject, next: KubeObject, prevValues: readonly string[], nextValues: readonly string[]): void {
-    const common = Math.min(prevValues.length, nextValues.length);
-    const kept = new Set<string>();
-    const wanted = new Set<string>();
-    for (let i = 0; i < common; i++) {
-      const before = prevValues[i] as string;
-      const after = nextValues[i] as string;
-      if (before === after) {
-        this.replace(after, prev, next);
-      } else {
-        kept.add(before);
-        wanted.add(after);
-      }
-    }
-    for (let i = common; i < prevValues.length; i++) kept.add(prevValues[i] as string);
-    for (let i = common; i < nextValues.length; i++) wanted.add(nextValues[i] as string);
-    for (const value of wanted) {
-      if (kept.delete(value)) this.replace(value, prev, next);
-      else this.addFresh(value, next);
-    }
-    for (const value of kept) this.remove(value, prev);
+    moveValues(this.moves, prev, next, prevValues, nextValues);
   }
 
   /**
@@ -147,17 +133,39 @@ export class IndexBuckets {
     return gathered;
   }
 
-  /** addGathered indexes what gather grouped: a bucket many objects share is built in one go, not grown one add (and rehash) at a time. */
-  addGathered(gathered: ReadonlyMap<string, readonly KubeObject[]>): void {
+  /**
+   * addGathered indexes what gather grouped from fresh, objects the table has just taken: a bucket
+   * many objects share is built in one go, not grown one add (and rehash) at a time.
+   */
+  addGathered(gathered: ReadonlyMap<string, readonly KubeObject[]>, fresh: readonly KubeObject[]): void {
+    const before = new Set(this.allBut.keys());
     for (const [value, list] of gathered) {
-      if (list.length === 1 || this.buckets.has(value)) {
-        for (const obj of list) this.add(value, obj);
-        continue;
-      }
-      // gather lists an object once: a list of several is a bucket of several.
       this.sortedCache.delete(value);
-      this.buckets.set(flatString(value), ChunkedSet.fromDistinct(list));
+      const bucket = this.buckets.get(value);
+      if (bucket instanceof AllButBucket) continue;
+      if (list.length === 1 || bucket !== undefined) {
+        for (const obj of list) this.add(value, obj);
+      } else if (this.members !== undefined && list.length === this.members.size && list.length >= this.minShared) {
+        // The table held nothing else: every object carries the value.
+        this.setAllBut(flatString(value), new AllButBucket(this.members));
+      } else {
+        // gather lists an object once: a list of several is a bucket of several.
+        this.buckets.set(flatString(value), ChunkedSet.fromDistinct(list));
+        this.noteGrowth(value, list.length);
+      }
     }
+    // A complement bucket holds the fresh objects already: those without its value are left out.
+    for (const value of before) {
+      const bucket = this.allBut.get(value) as AllButBucket;
+      this.sortedCache.delete(value);
+      const holding = gathered.get(value) ?? [];
+      if (holding.length < fresh.length) {
+        const held = new Set(holding);
+        bucket.excludeAll(fresh.filter((obj) => !held.has(obj)));
+      }
+      if (bucket.tooSparse) this.makeExplicit(value, bucket);
+    }
+    this.settleGrown();
   }
 
   private add(value: string, obj: KubeObject): void {
@@ -165,8 +173,8 @@ export class IndexBuckets {
     const bucket = this.buckets.get(value);
     // A new key stays as long as its bucket: store it flat (see flat-string.ts).
     if (bucket === undefined) this.buckets.set(flatString(value), obj);
-    else if (bucket instanceof ChunkedSet) bucket.add(obj);
-    else if (bucket !== obj) this.buckets.set(value, new ChunkedSet([bucket, obj]));
+    else if (bucket instanceof ChunkedSet) this.noteGrowth(value, bucket.add(obj).size);
+    else if (bucket !== obj && !(bucket instanceof AllButBucket)) this.buckets.set(value, new ChunkedSet([bucket, obj]));
   }
 
   /** addFresh adds a version the index does not hold yet (or holds under value as the last one added). */
@@ -174,7 +182,7 @@ export class IndexBuckets {
     const bucket = this.buckets.get(value);
     if (bucket instanceof ChunkedSet) {
       this.sortedCache.delete(value);
-      bucket.addFresh(obj);
+      this.noteGrowth(value, bucket.addFresh(obj).size);
     } else {
       this.add(value, obj);
     }
@@ -203,4 +211,36 @@ export class IndexBuckets {
       for (const only of bucket) this.buckets.set(value, only);
     }
   }
+
+  private noteGrowth(value: string, size: number): void {
+    if (this.members === undefined || !sharedEnough(size, this.members.size, this.minShared)) return;
+    if (this.grown[this.grown.length - 1] !== value) this.grown.push(value);
+  }
+
+  // Run once the write is applied to every bucket, so a set converted holds no replaced version.
+  private settleGrown(): void {
+    if (this.members === undefined) return;
+    for (const value of this.grown.splice(0)) {
+      const bucket = this.buckets.get(value);
+      if (bucket instanceof ChunkedSet && sharedEnough(bucket.size, this.members.size, this.minShared)) {
+        this.setAllBut(value, AllButBucket.of(this.members, bucket));
+      }
+    }
+  }
+
+  private setAllBut(value: string, bucket: AllButBucket): void {
+    this.buckets.set(value, bucket);
+    this.allBut.set(value, bucket);
+  }
+
+  private makeExplicit(value: string, bucket: AllButBucket): void {
+    this.allBut.delete(value);
+    const held = bucket.toArray();
+    if (held.length === 0) this.buckets.delete(value);
+    else this.buckets.set(value, held.length === 1 ? (held[0] as KubeObject) : ChunkedSet.fromDistinct(held));
+  }
+}
+
+function sizeOf(bucket: Bucket): number {
+  return bucket instanceof ChunkedSet || bucket instanceof AllButBucket ? bucket.size : 1;
 }

@@ -4,11 +4,12 @@
 
 import { ChunkedMap } from '../apimachinery/chunked-map.js';
 import type { KubeObject } from '../apimachinery/object-meta.js';
+import type { TableMembers } from './all-but-bucket.js';
 import { IndexBuckets } from './index-buckets.js';
 import type { IndexCount, IndexFunc, ObjectKey, ResourceRef, Scope } from './store.js';
 
 /** ClusterTable holds one resource type's objects in one logical cluster, by namespace then name. */
-export class ClusterTable {
+export class ClusterTable implements TableMembers {
   readonly cluster: string;
   readonly resource: ResourceTable;
   /** namespaces: a namespace can hold a million names, so its map is chunked (see chunked-map.ts); lists sort names. */
@@ -19,7 +20,17 @@ export class ClusterTable {
   constructor(cluster: string, resource: ResourceTable) {
     this.cluster = cluster;
     this.resource = resource;
-    for (const [name, fn] of resource.indexFns) this.indexes.set(name, new IndexBuckets(fn));
+    for (const [name, fn] of resource.indexFns) this.indexes.set(name, new IndexBuckets(fn, this));
+  }
+
+  /** size is the number of objects held (the members an index's complement buckets are taken from). */
+  get size(): number {
+    return this.count;
+  }
+
+  /** forEach visits every object held, namespace by namespace. */
+  forEach(visit: (obj: KubeObject) => void): void {
+    for (const names of this.namespaces.values()) for (const obj of names.values()) visit(obj);
   }
 
   /** get returns the object stored under namespace/name. */
@@ -127,7 +138,7 @@ export class ObjectTable {
     table.count += fresh.length;
     table.resource.count += fresh.length;
     let i = 0;
-    for (const index of table.indexes.values()) index.addGathered(gathered[i++] ?? new Map());
+    for (const index of table.indexes.values()) index.addGathered(gathered[i++] ?? new Map(), fresh);
     for (const obj of later) this.put(table, obj, table.get(obj.metadata.namespace ?? '', obj.metadata.name ?? ''));
   }
 
@@ -163,10 +174,10 @@ export class ObjectTable {
     const table = this.ensureResource(group, resource);
     table.indexFns.set(name, fn);
     for (const cluster of table.clusters.values()) {
-      const index = new IndexBuckets(fn);
+      const index = new IndexBuckets(fn, cluster);
       const objects: KubeObject[] = [];
-      for (const names of cluster.namespaces.values()) for (const obj of names.values()) objects.push(obj);
-      index.addGathered(index.gather(objects));
+      cluster.forEach((obj) => objects.push(obj));
+      index.addGathered(index.gather(objects), objects);
       cluster.indexes.set(name, index);
     }
   }

@@ -2,10 +2,14 @@
 // of an object (its index values may repeat a value, drop some, add others) or removes it; each
 // bucket must then hold exactly the current versions that list its value, each once.
 //   case 1: buckets and counts equal a model rebuilt from the current versions after every write.
+//   case 2: the same for an index that knows its table's members, so buckets nearly every object
+//           shares are kept as complements (from 2 objects on), with loads of fresh objects mixed
+//           in: values are drawn so that most objects share a few, and a few objects lack them.
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../src/apimachinery/object-meta.js';
+import type { TableMembers } from '../../src/store/all-but-bucket.js';
 import { IndexBuckets } from '../../src/store/index-buckets.js';
 import { fcOptions } from './arbitraries.js';
 
@@ -37,6 +41,33 @@ function modelOf(current: ReadonlyMap<string, KubeObject>): Map<string, Set<stri
   return model;
 }
 
+function expectModel(index: IndexBuckets, current: ReadonlyMap<string, KubeObject>): void {
+  const model = modelOf(current);
+  const counts = new Map(index.counts());
+  expect(new Set(counts.keys())).toEqual(new Set(model.keys()));
+  for (const [value, names] of model) {
+    const held = index.objects(value);
+    expect(held.length).toBe(names.size);
+    expect(new Set(held)).toEqual(new Set([...names].map((name) => current.get(name))));
+    expect(index.count(value)).toBe(names.size);
+    expect(counts.get(value)).toBe(names.size);
+  }
+}
+
+const NAMES = Array.from({ length: 40 }, (_, i) => `o${i}`);
+const sharedValues = fc.oneof(
+  { arbitrary: fc.constant(['x', 'y']), weight: 12 },
+  { arbitrary: fc.constant(['x']), weight: 2 },
+  { arbitrary: fc.array(fc.constantFrom('x', 'y', 'z'), { maxLength: 4 }), weight: 2 },
+);
+type TableStep =
+  | { readonly kind: 'write'; readonly name: string; readonly values?: readonly string[] }
+  | { readonly kind: 'load'; readonly objects: ReadonlyArray<{ readonly name: string; readonly values: readonly string[] }> };
+const tableStep: fc.Arbitrary<TableStep> = fc.oneof(
+  { arbitrary: fc.record({ kind: fc.constant('write' as const), name: fc.constantFrom(...NAMES), values: sharedValues }, { requiredKeys: ['kind', 'name'] }), weight: 9 },
+  { arbitrary: fc.record({ kind: fc.constant('load' as const), objects: fc.array(fc.record({ name: fc.constantFrom(...NAMES), values: sharedValues }), { maxLength: 30 }) }), weight: 1 },
+);
+
 describe('IndexBuckets under random writes', () => {
   it('case 1: buckets and counts equal the model of the current versions after every write', () => {
     fc.assert(
@@ -49,15 +80,34 @@ describe('IndexBuckets under random writes', () => {
           index.update(prev, next, next === undefined ? [] : byValues(next));
           if (next === undefined) current.delete(w.name);
           else current.set(w.name, next);
-          const model = modelOf(current);
-          const counts = new Map(index.counts());
-          expect(new Set(counts.keys())).toEqual(new Set(model.keys()));
-          for (const [value, names] of model) {
-            const held = index.objects(value);
-            expect(held.length).toBe(names.size);
-            expect(new Set(held)).toEqual(new Set([...names].map((name) => current.get(name))));
-            expect(index.count(value)).toBe(names.size);
+          expectModel(index, current);
+        }
+      }),
+      fcOptions(),
+    );
+  });
+
+  it('case 2: with the table\'s members, complement buckets hold what the model holds after every write and load', () => {
+    fc.assert(
+      fc.property(fc.array(tableStep, { maxLength: 120 }), (steps) => {
+        const current = new Map<string, KubeObject>();
+        const members: TableMembers = { get size() { return current.size; }, forEach: (visit) => current.forEach((o) => visit(o)) };
+        const index = new IndexBuckets(byValues, members, 2);
+        for (const step of steps) {
+          if (step.kind === 'load') {
+            // A load brings objects the table does not hold yet, each name once.
+            const fresh = [...new Map(step.objects.filter((o) => !current.has(o.name)).map((o) => [o.name, version(o.name, o.values)])).values()];
+            for (const o of fresh) current.set(o.metadata.name ?? '', o);
+            index.addGathered(index.gather(fresh), fresh);
+          } else {
+            // As a table does: the table takes the write first, then tells its indexes.
+            const prev = current.get(step.name);
+            const next = step.values === undefined ? undefined : version(step.name, step.values);
+            if (next === undefined) current.delete(step.name);
+            else current.set(step.name, next);
+            index.update(prev, next, next === undefined ? [] : byValues(next));
           }
+          expectModel(index, current);
         }
       }),
       fcOptions(),

@@ -26,7 +26,7 @@ const OBJECTS = [obj('a', ['all', 'x']), obj('b', ['all', 'y', 'y']), obj('c', [
 describe('IndexBuckets: a load', () => {
   it('case 1: gather + addGathered index exactly as one update per object does', () => {
     const loaded = new IndexBuckets(byValues);
-    loaded.addGathered(loaded.gather(OBJECTS));
+    loaded.addGathered(loaded.gather(OBJECTS), OBJECTS);
     const oneByOne = new IndexBuckets(byValues);
     for (const o of OBJECTS) oneByOne.update(undefined, o, byValues(o));
     expect(snapshot(loaded)).toEqual(snapshot(oneByOne));
@@ -37,13 +37,13 @@ describe('IndexBuckets: a load', () => {
     const index = new IndexBuckets(byValues);
     const first = obj('first', ['all']);
     index.update(undefined, first, byValues(first));
-    index.addGathered(index.gather(OBJECTS));
+    index.addGathered(index.gather(OBJECTS), OBJECTS);
     expect(index.objects('all').map((o) => o.metadata.name).sort()).toEqual(['a', 'b', 'c', 'first']);
   });
 
   it('case 3: removing loaded objects empties their buckets (no value is left counting 0)', () => {
     const index = new IndexBuckets(byValues);
-    index.addGathered(index.gather(OBJECTS));
+    index.addGathered(index.gather(OBJECTS), OBJECTS);
     for (const o of OBJECTS) index.update(o, undefined, []);
     expect([...index.counts()]).toEqual([]);
   });
