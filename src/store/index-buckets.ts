@@ -92,12 +92,13 @@ export class IndexBuckets {
    */
   update(prev: KubeObject | undefined, next: KubeObject | undefined, nextValues: readonly string[]): void {
     this.moveExplicit(prev, next, nextValues);
-    for (const [value, bucket] of this.allBut) {
-      this.sortedCache.delete(value);
+    // forEach rather than for-of: no entry array per bucket on every write.
+    this.allBut.forEach((bucket, value) => {
+      if (this.sortedCache.size > 0) this.sortedCache.delete(value);
       bucket.follow(prev, next, next !== undefined && nextValues.includes(value));
       if (bucket.tooSparse) this.makeExplicit(value, bucket);
-    }
-    this.settleGrown();
+    });
+    if (this.grown.length > 0) this.settleGrown();
   }
 
   // Explicit buckets move value by value; complement buckets are skipped here (add, replace and
@@ -219,13 +220,13 @@ export class IndexBuckets {
 
   // Run once the write is applied to every bucket, so a set converted holds no replaced version.
   private settleGrown(): void {
-    if (this.members === undefined) return;
-    for (const value of this.grown.splice(0)) {
+    const members = this.members;
+    if (members === undefined) return;
+    for (const value of this.grown) {
       const bucket = this.buckets.get(value);
-      if (bucket instanceof ChunkedSet && sharedEnough(bucket.size, this.members.size, this.minShared)) {
-        this.setAllBut(value, AllButBucket.of(this.members, bucket));
-      }
+      if (bucket instanceof ChunkedSet && sharedEnough(bucket.size, members.size, this.minShared)) this.setAllBut(value, AllButBucket.of(members, bucket));
     }
+    this.grown.length = 0;
   }
 
   private setAllBut(value: string, bucket: AllButBucket): void {
