@@ -13,7 +13,17 @@ export const COPIED = 2;
 
 type Flag = typeof SELECTED | typeof COPIED;
 
-/** KeyMembership tracks the SELECTED and COPIED bits of `<namespace>/<name>` keys, with their counts. */
+/**
+ * keptKey is the string a new key is stored as, for as long as the object lives. A
+ * `<namespace>/<name>` key was joined for the call: it is copied flat (see flat-string.ts). A bare
+ * name (a cluster-scoped object's key) is the object's own name string, parsed flat: kept as is, it
+ * is shared with the object.
+ */
+function keptKey(key: string): string {
+  return key.includes('/') ? flatString(key) : key;
+}
+
+/** KeyMembership tracks the SELECTED and COPIED bits of `<namespace>/<name>` (or bare name) keys, with their counts. */
 export class KeyMembership {
   // Chunked: at a million keys a Map's doubling would stop the event loop (see chunked-map.ts).
   readonly #bits = new ChunkedMap<number>();
@@ -36,8 +46,7 @@ export class KeyMembership {
     const now = on ? was | flag : was & ~flag;
     if (now === was) return false;
     if (now === 0) this.#bits.delete(key);
-    // A new key is kept as long as the object lives: store it flat (see flat-string.ts).
-    else this.#bits.set(was === 0 ? flatString(key) : key, now);
+    else this.#bits.set(was === 0 ? keptKey(key) : key, now);
     this.#count(flag, on ? 1 : -1);
     return true;
   }

@@ -245,11 +245,14 @@ export class ReplicationController {
   }
 }
 
+// Keys as client-go's MetaNamespaceKeyFunc makes them: `<namespace>/<name>`, or the bare name of a
+// cluster-scoped object. That bare name is the object's own string, so a key kept per object
+// (KeyMembership) costs no string of its own.
 function keyOf(namespace: string, name: string): string {
-  return `${namespace}/${name}`;
+  return namespace === '' ? name : `${namespace}/${name}`;
 }
 
 function splitKey(key: string): [string, string] {
   const slash = key.indexOf('/');
-  return [key.slice(0, slash), key.slice(slash + 1)];
+  return slash < 0 ? ['', key] : [key.slice(0, slash), key.slice(slash + 1)];
 }
