@@ -37,6 +37,8 @@ export class ObjectBrowserView implements View {
   private generation = 0;
   /** listed is set once a list was shown: showing the view again keeps it (and the selection). */
   private listed = false;
+  /** selected is the selectionKey of the object whose detail is shown. */
+  private selected: string | undefined;
 
   constructor(private readonly api: ApiClient) {
     this.detail = new ObjectDetail(api);
@@ -130,12 +132,23 @@ export class ObjectBrowserView implements View {
   }
 
   private render(schema: SchemaSummary, page: CachedObjectList, empty = 'No object matches.'): void {
-    this.detail.clear();
+    // A list answered again (a late answer, the same list asked twice) keeps the selected object
+    // and its detail while the page still holds it; only a page without it clears the detail.
+    const keys = page.items.map(selectionKey);
+    const kept = this.selected === undefined ? -1 : keys.indexOf(this.selected);
+    if (kept < 0) {
+      this.selected = undefined;
+      this.detail.clear();
+    }
     const buttons = page.items.map((item) => objectButton(item));
-    buttons.forEach((button, i) => button.addEventListener('click', () => {
-      for (const other of buttons) other.setAttribute('aria-pressed', String(other === button));
-      void this.detail.show(schema, page.items[i] as CachedObject);
-    }));
+    buttons.forEach((button, i) => {
+      if (i === kept) button.setAttribute('aria-pressed', 'true');
+      button.addEventListener('click', () => {
+        for (const other of buttons) other.setAttribute('aria-pressed', String(other === button));
+        this.selected = keys[i];
+        void this.detail.show(schema, page.items[i] as CachedObject);
+      });
+    });
     // A list rendered again (a later answer for the same choice) keeps a keyboard user's focus on the object it was on.
     const focused = document.activeElement instanceof HTMLElement && this.list.contains(document.activeElement) ? document.activeElement.dataset['object'] : undefined;
     this.list.replaceChildren(...(buttons.length === 0 ? [h('li', { class: 'empty' }, empty)] : buttons.map((button) => h('li', {}, button))));
@@ -159,6 +172,12 @@ export class ObjectBrowserView implements View {
 
 function field(label: string, control: HTMLSelectElement): HTMLElement {
   return h('div', { class: 'field' }, h('label', { for: control.id }, label), control);
+}
+
+/** selectionKey names a CachedObject across lists: its source, its logical cluster and its own name. */
+function selectionKey(item: CachedObject): string {
+  const annotations = item.metadata.annotations ?? {};
+  return `${annotations[SHARD_ANNOTATION] ?? ''}/${annotations[CLUSTER_ANNOTATION] ?? ''}/${item.metadata.name}`;
 }
 
 function objectButton(item: CachedObject): HTMLButtonElement {

@@ -7,7 +7,8 @@
 //   case 2: objects created through the API afterwards show in the overview counts and in the event feed (newest first) without a reload
 //   case 3: a set-based label selector finds exactly the right objects; a bad selector shows the API's error next to the box
 //   case 4: the object browser pages with limit and continue
-//   case 5: selecting an object shows its original as JSON and as YAML, the CachedObject's labels and annotations, and the read's source
+//   case 5: selecting an object shows its original as JSON and as YAML, the CachedObject's labels and annotations, and the read's source;
+//           the same page listed again keeps the selection and its detail
 //   case 6: at 375 px the page never scrolls sideways, and every view is reachable and usable by keyboard alone
 //   case 7: with auth on, the page loads, asks for a token, shows the data with a valid one, and a later 401 brings the prompt back
 
@@ -264,7 +265,7 @@ describe('the dashboard', () => {
     });
   }, CASE_TIMEOUT_MS);
 
-  it('case 5: selecting an object shows its original as JSON and as YAML, the CachedObject\'s labels and annotations, and the read\'s source', async () => {
+  it('case 5: selecting an object shows its original as JSON and as YAML, the CachedObject\'s labels and annotations, and the read\'s source; the same page listed again keeps the selection', async () => {
     await withPage(browser, app, async (guarded) => {
       const { page, origin } = guarded;
       await page.goto(`${origin}/ui#/objects`);
@@ -298,6 +299,15 @@ describe('the dashboard', () => {
       }
       expect(cached.metadata.labels['cache.kcp.io/object-schema']).toBe(CONFIGMAPS);
       expect(cached.metadata.annotations['cache.kcp.io/original-resource-version']).toBe(read.body.metadata.resourceVersion);
+
+      // The same list asked again (as a late answer to an earlier ask would be) renders new
+      // buttons: the selected one comes back pressed and the detail stays.
+      await page.locator('button[data-object="settings-a"]').evaluate((button) => button.setAttribute('data-stale', 'true'));
+      await page.locator('#object-selector').press('Enter');
+      await page.locator('button[data-object="settings-a"]:not([data-stale])').waitFor();
+      expect(await page.locator('button[data-object="settings-a"]').getAttribute('aria-pressed')).toBe('true');
+      expect(await page.locator('[data-field="source"]').innerText()).toBe('cache');
+      expect(parseYaml(await original.innerText())).toEqual(read.body);
       await screenshot(page, 'dashboard-object');
       expectClean(guarded);
     });
