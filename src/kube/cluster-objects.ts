@@ -7,7 +7,13 @@ import type { KubeObject } from '../apimachinery/object-meta.js';
 /** ClusterObjects maps (cluster, namespace, name) to one object; namespace '' is cluster-scoped. */
 export class ClusterObjects {
   readonly #clusters = new Map<string, Map<string, Map<string, KubeObject>>>();
+  readonly #clusterOf: (obj: KubeObject) => string;
   #size = 0;
+
+  /** clusterOf names the logical cluster an object belongs to; its namespace and name come from its metadata. */
+  constructor(clusterOf: (obj: KubeObject) => string) {
+    this.#clusterOf = clusterOf;
+  }
 
   get size(): number {
     return this.#size;
@@ -17,33 +23,39 @@ export class ClusterObjects {
     return this.#clusters.get(cluster)?.get(namespace)?.get(name);
   }
 
-  has(cluster: string, namespace: string, name: string): boolean {
-    return this.#clusters.get(cluster)?.get(namespace)?.has(name) === true;
+  /** find returns the object held under obj's cluster, namespace and name (obj itself or another version). */
+  find(obj: KubeObject): KubeObject | undefined {
+    return this.get(this.#clusterOf(obj), obj.metadata.namespace ?? '', obj.metadata.name ?? '');
   }
 
   /** set stores obj and returns the object it replaced, if any. */
-  set(cluster: string, namespace: string, name: string, obj: KubeObject): KubeObject | undefined {
+  set(obj: KubeObject): KubeObject | undefined {
+    const cluster = this.#clusterOf(obj);
     let namespaces = this.#clusters.get(cluster);
     if (namespaces === undefined) {
       namespaces = new Map();
       this.#clusters.set(cluster, namespaces);
     }
+    const namespace = obj.metadata.namespace ?? '';
     let names = namespaces.get(namespace);
     if (names === undefined) {
       names = new Map();
       namespaces.set(namespace, names);
     }
+    const name = obj.metadata.name ?? '';
     const old = names.get(name);
     names.set(name, obj);
     if (old === undefined) this.#size++;
     return old;
   }
 
-  /** delete forgets one object; emptied maps go too, so churn cannot leak. */
-  delete(cluster: string, namespace: string, name: string): boolean {
+  /** delete forgets the object held under obj's cluster, namespace and name; emptied maps go too, so churn cannot leak. */
+  delete(obj: KubeObject): boolean {
+    const cluster = this.#clusterOf(obj);
+    const namespace = obj.metadata.namespace ?? '';
     const namespaces = this.#clusters.get(cluster);
     const names = namespaces?.get(namespace);
-    if (namespaces === undefined || names === undefined || !names.delete(name)) return false;
+    if (namespaces === undefined || names === undefined || !names.delete(obj.metadata.name ?? '')) return false;
     this.#size--;
     if (names.size === 0) namespaces.delete(namespace);
     if (namespaces.size === 0) this.#clusters.delete(cluster);

@@ -17,7 +17,7 @@ export interface InformerHandler {
 
 /** InformerCache holds deep-frozen objects by cluster, namespace and name, and tells handlers about changes. */
 export class InformerCache {
-  readonly #objects = new ClusterObjects();
+  readonly #objects: ClusterObjects;
   readonly #handlers = new Set<InformerHandler>();
   readonly #clusterOf: (obj: KubeObject) => string;
   readonly #log: Logger;
@@ -27,6 +27,7 @@ export class InformerCache {
 
   constructor(clusterOf: (obj: KubeObject) => string, log: Logger) {
     this.#clusterOf = clusterOf;
+    this.#objects = new ClusterObjects(clusterOf);
     this.#log = log;
   }
 
@@ -47,14 +48,13 @@ export class InformerCache {
 
   /** upsert stores an added or modified object and tells handlers whether it is new. */
   upsert(obj: KubeObject): void {
-    const frozen = deepFreeze(this.#sharingTypeStrings(obj));
-    this.#set(this.#clusterOf(frozen), frozen.metadata.namespace ?? '', frozen.metadata.name ?? '', frozen);
+    this.#set(deepFreeze(this.#sharingTypeStrings(obj)));
   }
 
   /** remove forgets a deleted object and tells handlers, with the object's last state. */
   remove(obj: KubeObject): void {
     const frozen = deepFreeze(obj);
-    this.#objects.delete(this.#clusterOf(frozen), frozen.metadata.namespace ?? '', frozen.metadata.name ?? '');
+    this.#objects.delete(frozen);
     this.#emit((h) => h.delete?.(frozen));
   }
 
@@ -66,24 +66,21 @@ export class InformerCache {
    */
   async replace(items: Iterable<KubeObject>): Promise<void> {
     const turns = new LoopTurns();
-    const fresh = new ClusterObjects();
+    const fresh = new ClusterObjects(this.#clusterOf);
     for (const item of items) {
-      const frozen = deepFreeze(item);
-      fresh.set(this.#clusterOf(frozen), frozen.metadata.namespace ?? '', frozen.metadata.name ?? '', frozen);
+      fresh.set(deepFreeze(item));
       if (turns.spent()) await turns.nextTurn();
     }
     for (const old of [...this.#objects.values()]) {
-      const [cluster, namespace, name] = [this.#clusterOf(old), old.metadata.namespace ?? '', old.metadata.name ?? ''];
-      if (fresh.has(cluster, namespace, name)) continue;
-      this.#objects.delete(cluster, namespace, name);
+      if (fresh.find(old) !== undefined) continue;
+      this.#objects.delete(old);
       this.#emit((h) => h.delete?.(old));
       if (turns.spent()) await turns.nextTurn();
     }
     for (const obj of fresh.values()) {
-      const [cluster, namespace, name] = [this.#clusterOf(obj), obj.metadata.namespace ?? '', obj.metadata.name ?? ''];
-      const old = this.#objects.get(cluster, namespace, name);
+      const old = this.#objects.find(obj);
       if (old !== undefined && sameVersion(old, obj)) continue;
-      this.#set(cluster, namespace, name, obj);
+      this.#set(obj);
       if (turns.spent()) await turns.nextTurn();
     }
   }
@@ -100,9 +97,8 @@ export class InformerCache {
     this.#silenced = true;
   }
 
-  // The maps are keyed by the object's own cluster, namespace and name strings.
-  #set(cluster: string, namespace: string, name: string, obj: KubeObject): void {
-    const old = this.#objects.set(cluster, namespace, name, obj);
+  #set(obj: KubeObject): void {
+    const old = this.#objects.set(obj);
     if (old === undefined) this.#emit((h) => h.add?.(obj));
     else this.#emit((h) => h.update?.(obj, old));
   }
