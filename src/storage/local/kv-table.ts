@@ -5,6 +5,9 @@
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { StoredEntry } from '../backend.js';
 
+/** LIST_PAGE_ROWS is how many rows eachUnder reads at once: a few MB of values at most. */
+const LIST_PAGE_ROWS = 1024;
+
 /** KvRow is a listed row as an array (key, value, mod_revision): cheaper to build than an object per row. */
 type KvRow = readonly [string, string, number];
 
@@ -14,8 +17,8 @@ export class KvTable {
   private readonly insertKey: StatementSync;
   private readonly updateKey: StatementSync;
   private readonly deleteKey: StatementSync;
-  private readonly selectRange: StatementSync;
-  private readonly selectFrom: StatementSync;
+  private readonly firstPage: StatementSync;
+  private readonly nextPage: StatementSync;
   private readonly writeRevision: StatementSync;
 
   constructor(db: DatabaseSync) {
@@ -23,10 +26,12 @@ export class KvTable {
     this.insertKey = db.prepare('INSERT INTO kv (key, mod_revision, value) VALUES (?, ?, ?)');
     this.updateKey = db.prepare('UPDATE kv SET mod_revision = ?, value = ? WHERE key = ?');
     this.deleteKey = db.prepare('DELETE FROM kv WHERE key = ?');
-    this.selectRange = db.prepare('SELECT key, value, mod_revision FROM kv WHERE key >= ? AND key < ? ORDER BY key');
-    this.selectFrom = db.prepare('SELECT key, value, mod_revision FROM kv WHERE key >= ? ORDER BY key');
-    this.selectRange.setReturnArrays(true);
-    this.selectFrom.setReturnArrays(true);
+    // ?2 NULL: no upper bound. The lower bound alone drives the primary key's range scan.
+    const page = (from: string) => `SELECT key, value, mod_revision FROM kv WHERE ${from} AND (?2 IS NULL OR key < ?2) ORDER BY key LIMIT ?3`;
+    this.firstPage = db.prepare(page('key >= ?1'));
+    this.nextPage = db.prepare(page('key > ?1'));
+    this.firstPage.setReturnArrays(true);
+    this.nextPage.setReturnArrays(true);
     this.writeRevision = db.prepare(`UPDATE meta SET value = ? WHERE name = 'revision'`);
   }
 
@@ -53,11 +58,21 @@ export class KvTable {
     this.writeRevision.run(revision);
   }
 
-  /** entriesUnder reads every key that starts with prefix, in key order. */
-  entriesUnder(prefix: string): StoredEntry[] {
-    const end = prefixEnd(prefix);
-    const rows = (end === undefined ? this.selectFrom.all(prefix) : this.selectRange.all(prefix, end)) as unknown as KvRow[];
-    return rows.map(([key, value, modRevision]) => ({ key, value, modRevision }));
+  /**
+   * pagesUnder reads every key that starts with prefix, in key order, a page of rows at a time:
+   * the caller decodes a page while its values are young, so the raw text of a large key space
+   * dies in the young generation instead of being held (and promoted) all at once. Read the pages
+   * without yielding to the event loop: no commit may land between two of them.
+   */
+  *pagesUnder(prefix: string, pageRows = LIST_PAGE_ROWS): Generator<StoredEntry[]> {
+    const end = prefixEnd(prefix) ?? null;
+    let rows = this.firstPage.all(prefix, end, pageRows) as unknown as KvRow[];
+    for (;;) {
+      yield rows.map(([key, value, modRevision]) => ({ key, value, modRevision }));
+      const last = rows[rows.length - 1];
+      if (rows.length < pageRows || last === undefined) return;
+      rows = this.nextPage.all(last[0], end, pageRows) as unknown as KvRow[];
+    }
   }
 }
 

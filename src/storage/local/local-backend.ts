@@ -88,13 +88,19 @@ export class LocalBackend implements Backend {
     this.assertOpen();
     // node:sqlite is synchronous and batches commit synchronously, so no batch can land between
     // reading the rows and reading the revision: both describe the same moment.
-    let listed: BackendList;
-    try {
-      listed = { revision: this.revision, entries: this.table.entriesUnder(prefix) };
-    } catch (err) {
-      throw this.storageFailure(err);
+    const entries: (T | StoredEntry)[] = [];
+    const pages = this.table.pagesUnder(prefix);
+    for (;;) {
+      let page: IteratorResult<StoredEntry[]>;
+      try {
+        page = pages.next();
+      } catch (err) {
+        throw this.storageFailure(err);
+      }
+      if (page.done) return { revision: this.revision, entries };
+      if (read === undefined) entries.push(...page.value);
+      else readEach(page.value, read, entries);
     }
-    return read === undefined ? listed : { revision: listed.revision, entries: readEach(listed.entries, read) };
   }
 
   watch(prefix: string, afterRevision: number, handlers: FeedHandlers): Feed {

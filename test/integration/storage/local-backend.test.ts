@@ -9,6 +9,7 @@
 //   case 7: a feed from before what the recent-changes window covers is told it was compacted, and ends
 //   case 8: close lets pending commits settle first; calls after close reject
 //   case 9: a batch never holds more ops than maxBatchOps, and ops in one batch see each other in order
+//   case 10: a list longer than the pages it is read in has every key under its prefix once, in order, and only those
 
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -221,5 +222,19 @@ describe('local backend', () => {
     expect(many.every((result) => result.ok)).toBe(true);
     expect(Math.max(...sizes)).toBeLessThanOrEqual(7);
     expect(sizes.reduce((sum, size) => sum + size, 0)).toBe(105);
+  });
+
+  it('case 10: a list longer than the pages it is read in has every key under its prefix once, in order, and only those', async () => {
+    const backend = await open({ dataDir: dir(), fsync: false });
+    // 2,600 keys: more than two of the backend's pages, ending mid-page; neighbours on both sides.
+    const inside = Array.from({ length: 2600 }, (_, i) => `/p/${String(i).padStart(5, '0')}`);
+    const results = await Promise.all([...inside, '/o', '/p', '/q/0'].map((key) => backend.commit({ kind: 'create', key, value: `{"k":"${key}"}` })));
+    expect(results.every((result) => result.ok)).toBe(true);
+    const listed = await backend.list('/p/');
+    expect(listed.entries.map((entry) => entry.key)).toEqual(inside);
+    expect(listed.revision).toBe(Math.max(...results.map((result) => result.revision)));
+    // A reader sees each entry once and keeps what it returns.
+    const even = await backend.list('/p/', (entry) => (Number(entry.key.slice(3)) % 2 === 0 ? entry.value : undefined));
+    expect(even.entries).toEqual(inside.filter((_, i) => i % 2 === 0).map((key) => `{"k":"${key}"}`));
   });
 });
