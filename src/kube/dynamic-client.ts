@@ -8,6 +8,7 @@ import type { KubeObject } from '../apimachinery/object-meta.js';
 import { deepFreeze, isPlainObject } from '../apimachinery/object-meta.js';
 import type { SourceConnection } from './source-connection.js';
 import { resourcePath } from './source-connection.js';
+import { continueTokenAtStart, listAhead } from './list-ahead.js';
 import { sourceRequest } from './source-request.js';
 import type { TransportRequest } from './source-transport.js';
 
@@ -73,37 +74,45 @@ export class DynamicClient {
     return this.#object({ method: 'GET', path: resourcePath(this.source, cluster, gvr, namespace, name) });
   }
 
-  /** list reads one page; cluster undefined lists every logical cluster of a kcp source. */
-  async list(cluster: string | undefined, gvr: GroupVersionResource, opts: ListOptions = {}): Promise<ListPage> {
+  /**
+   * list reads one page; cluster undefined lists every logical cluster of a kcp source. onToken
+   * hears the page's continue token as soon as the start of the answer shows it.
+   */
+  async list(cluster: string | undefined, gvr: GroupVersionResource, opts: ListOptions = {}, onToken?: (token: string) => void): Promise<ListPage> {
     const query = new URLSearchParams();
     if (opts.labelSelector) query.set('labelSelector', opts.labelSelector);
     if (opts.limit !== undefined) query.set('limit', String(opts.limit));
     if (opts.continue) query.set('continue', opts.continue);
     const path = withQuery(resourcePath(this.source, cluster, gvr), query);
-    const body = await sourceRequest(this.source, { method: 'GET', path, ...(opts.signal ? { signal: opts.signal } : {}) });
+    const peek = onToken === undefined ? undefined : (start: string): boolean => {
+      const token = continueTokenAtStart(start);
+      if (token) onToken(token);
+      return token !== undefined;
+    };
+    const body = await sourceRequest(this.source, { method: 'GET', path, ...(opts.signal ? { signal: opts.signal } : {}), ...(peek ? { peek } : {}) });
     return deepFreeze(listPageOf(body));
   }
 
   /**
-   * listAll reads every page, all at the first page's resourceVersion. A continue token that
-   * expires between pages (410) restarts with one unpaged list, as client-go's pager does.
+   * listAll reads every page, all at the first page's resourceVersion, each page asked for while
+   * the one before is still arriving (see list-ahead.ts). A continue token that expires between
+   * pages (410) restarts with one unpaged list, as client-go's pager does.
    */
   async listAll(cluster: string | undefined, gvr: GroupVersionResource, opts: Omit<ListOptions, 'limit' | 'continue'> & { readonly pageSize?: number } = {}): Promise<ListPage> {
     const { pageSize = LIST_PAGE_SIZE, ...list } = opts;
-    const first = await this.list(cluster, gvr, { ...list, limit: pageSize });
-    const items = [...first.items];
-    let token = first.continue;
+    let continued = false;
+    let pages: ListPage[];
     try {
-      while (token) {
-        const page = await this.list(cluster, gvr, { ...list, limit: pageSize, continue: token });
-        items.push(...page.items);
-        token = page.continue;
-      }
+      pages = await listAhead((token, onToken) => {
+        continued ||= token !== undefined;
+        return this.list(cluster, gvr, { ...list, limit: pageSize, ...(token === undefined ? {} : { continue: token }) }, onToken);
+      });
     } catch (err) {
-      if (isAppError(err, 'Expired') || isAppError(err, 'Gone')) return this.list(cluster, gvr, list);
+      if (continued && (isAppError(err, 'Expired') || isAppError(err, 'Gone'))) return this.list(cluster, gvr, list);
       throw err;
     }
-    return deepFreeze({ items, resourceVersion: first.resourceVersion });
+    const items = pages.length === 1 ? pages[0]?.items ?? [] : pages.flatMap((page) => page.items);
+    return deepFreeze({ items, resourceVersion: pages[0]?.resourceVersion ?? '' });
   }
 
   /** create POSTs a new object. */

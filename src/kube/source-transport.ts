@@ -5,6 +5,7 @@
 // Watch streams are read here rather than by client-node's Watch, which ends any watch that has
 // carried no data for 30 s: a quiet resource would be re-watched, and re-checked, forever.
 
+import { Buffer } from 'node:buffer';
 import { STATUS_CODES } from 'node:http';
 import { HttpMethod, KubeConfig, RequestContext } from '@kubernetes/client-node';
 import { fetch } from 'undici';
@@ -21,6 +22,12 @@ export interface TransportRequest {
   readonly body?: string;
   readonly contentType?: string;
   readonly signal?: AbortSignal;
+  /**
+   * peek sees the start of the body (at most PEEK_CHARS characters) as it arrives, before the rest
+   * has: a list's continue token comes first, so the next page can be asked for while this one is
+   * still on its way. It is called until it returns true or the start has been seen.
+   */
+  readonly peek?: (start: string) => boolean;
 }
 
 /** TransportResponse is a source's answer: HTTP status and body text. */
@@ -98,7 +105,7 @@ export class SourceTransport {
         ...(req.contentType === undefined ? {} : { contentType: req.contentType }),
         ...(req.body === undefined ? {} : { body: req.body }),
       });
-      return { status: res.status, body: await res.text() };
+      return { status: res.status, body: req.peek === undefined ? await res.text() : await peekedText(res, req.peek) };
     } catch (err) {
       throw withCause(err);
     }
@@ -159,6 +166,26 @@ export class SourceTransport {
       ...(opts.body === undefined ? {} : { body: opts.body }),
     });
   }
+}
+
+/** PEEK_CHARS bounds the start of a body a peek sees: a List's kind, apiVersion and metadata fit. */
+const PEEK_CHARS = 4096;
+
+/** peekedText reads a body to its end as text, showing peek its start as it arrives. */
+async function peekedText(res: Response, peek: (start: string) => boolean): Promise<string> {
+  if (res.body === null) return '';
+  const chunks: Buffer[] = [];
+  const decoder = new TextDecoder();
+  let start = '';
+  let peeking = true;
+  for await (const chunk of res.body) {
+    const bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    chunks.push(bytes);
+    if (!peeking) continue;
+    start += decoder.decode(bytes.subarray(0, PEEK_CHARS), { stream: true });
+    peeking = !peek(start) && start.length < PEEK_CHARS && bytes.length < PEEK_CHARS;
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** readEvents reads a watch body of newline-delimited JSON events until it ends; a line that is not an event is skipped. */

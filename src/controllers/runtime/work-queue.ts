@@ -33,14 +33,14 @@ export class WorkQueue {
   private readonly now: () => number;
   private readonly queue = new Fifo();
   /**
-   * dirty holds items that must be processed (again): queued ones and re-adds of processing ones.
-   * It and addedAt hold every key of an initial sync (a million or more): chunked maps, so their
-   * growth never rehashes them whole (see chunked-map.ts); the Fifo keeps the order.
+   * dirty holds items that must be processed (again), queued ones and re-adds of processing ones,
+   * each with when it was added (for the queue-duration metric). It holds every key of an initial
+   * sync (a million or more): a chunked map, so its growth never rehashes it whole (see
+   * chunked-map.ts); the Fifo keeps the order.
    */
-  private readonly dirty = new ChunkedMap<true>();
+  private readonly dirty = new ChunkedMap<number>();
   /** processing maps each item a worker holds to when it was handed out. */
   private readonly processing = new Map<string, number>();
-  private readonly addedAt = new ChunkedMap<number>();
   private readonly delayed = new Map<string, Delayed>();
   private readonly getters: ((item: string | undefined) => void)[] = [];
   private readonly drainers: (() => void)[] = [];
@@ -56,8 +56,7 @@ export class WorkQueue {
   /** add marks item for processing; it is ignored if already pending or after shut down. */
   add(item: string): void {
     if (this.shuttingDown || this.dirty.has(item)) return;
-    this.dirty.set(item, true);
-    this.addedAt.set(item, this.now());
+    this.dirty.set(item, this.now());
     this.metrics?.added(this.name);
     // A held item goes back into the queue when its worker calls done, not before.
     if (!this.processing.has(item)) this.enqueue(item);
@@ -177,10 +176,9 @@ export class WorkQueue {
   /** handOut moves item from pending to processing. */
   private handOut(item: string): string {
     const now = this.now();
+    const addedAt = this.dirty.get(item);
     this.dirty.delete(item);
     this.processing.set(item, now);
-    const addedAt = this.addedAt.get(item);
-    this.addedAt.delete(item);
     if (addedAt !== undefined) this.metrics?.queued(this.name, (now - addedAt) / 1000);
     return item;
   }
