@@ -51,6 +51,11 @@ export class InformerCache {
     this.#set(deepFreeze(this.#sharingTypeStrings(obj)));
   }
 
+  /** adopt stores equal in place of stored, if stored is the object held for its key (see SourceView.adopt); no handler is told. */
+  adopt(stored: KubeObject, equal: KubeObject): void {
+    if (this.#objects.find(stored) === stored) this.#objects.set(equal);
+  }
+
   /** remove forgets a deleted object and tells handlers, with the object's last state. */
   remove(obj: KubeObject): void {
     const frozen = deepFreeze(obj);

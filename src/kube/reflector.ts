@@ -133,6 +133,11 @@ export class Reflector {
     return [...this.#cache.values()];
   }
 
+  /** adopt keeps equal, a deep-equal frozen object held elsewhere, in place of stored (see InformerCache.adopt). */
+  adopt(stored: KubeObject, equal: KubeObject): void {
+    this.#cache.adopt(stored, equal);
+  }
+
   /** addHandler registers a handler and returns its remover; once synced it first replays `add` for every object. */
   addHandler(handler: InformerHandler): () => void {
     return this.#cache.addHandler(handler, this.#synced);

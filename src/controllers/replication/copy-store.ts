@@ -10,7 +10,7 @@ import { ORIGIN_FIELDS, cachedObjectOrigin, hasOrigin } from '../../cachedobject
 import { trustedOrigin } from '../../cachedobjects/trusted-origin.js';
 import { originalCopyQuery } from '../../cachedobjects/cached-object-indexes.js';
 import { CACHED_OBJECTS_GROUP, CACHED_OBJECTS_RESOURCE } from '../../cachedobjects/cached-object-resource.js';
-import { isCachedObjectUpToDate, wrapCachedObject } from '../../cachedobjects/wrap-cached-object.js';
+import { isCachedObjectUpToDate, unwrapCachedObject, wrapCachedObject } from '../../cachedobjects/wrap-cached-object.js';
 import type { IndexReader, ObjectFilter, ObjectKey, ResourceRef, ResourceStore } from '../../store/store.js';
 import type { ReplicationSpec } from './replication-spec.js';
 import { compareStrings } from '../../apimachinery/compare-strings.js';
@@ -21,11 +21,19 @@ export class CopyStore {
   readonly #spec: ReplicationSpec;
   readonly #schema: string;
   readonly #ref: ResourceRef;
+  readonly #adopt: ((listed: KubeObject, kept: KubeObject) => void) | undefined;
   /** schemaFilter narrows a cache watch of this location to this schema's copies. */
   readonly schemaFilter: ObjectFilter;
 
-  constructor(cache: ResourceStore & IndexReader, spec: ReplicationSpec) {
+  /**
+   * adopt hears of an up-to-date copy that holds its own tree of the original, equal to the listed
+   * one: a copy read back from a durable store after a restart. The source view then keeps the
+   * copy's tree and the listed one is garbage, as after a sync in one process, where the copy holds
+   * the view's object by reference.
+   */
+  constructor(cache: ResourceStore & IndexReader, spec: ReplicationSpec, adopt?: (listed: KubeObject, kept: KubeObject) => void) {
     this.#cache = cache;
+    this.#adopt = adopt;
     this.#spec = spec;
     this.#schema = schemaOf(spec.gvr);
     this.#ref = { cluster: cacheLocation(spec.shard, spec.cluster), group: CACHED_OBJECTS_GROUP, resource: CACHED_OBJECTS_RESOURCE };
@@ -68,9 +76,13 @@ export class CopyStore {
     });
   }
 
-  /** isUpToDate tells whether an existing copy already equals the desired one. */
+  /** isUpToDate tells whether an existing copy already equals the desired one (see adopt). */
   isUpToDate(existing: KubeObject, desired: KubeObject): boolean {
-    return isCachedObjectUpToDate(existing, desired);
+    if (!isCachedObjectUpToDate(existing, desired)) return false;
+    const kept = unwrapCachedObject(existing);
+    const listed = unwrapCachedObject(desired);
+    if (kept !== listed) this.#adopt?.(listed, kept);
+    return true;
   }
 
   /** create stores a new copy. */

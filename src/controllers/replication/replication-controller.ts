@@ -74,7 +74,7 @@ export class ReplicationController {
   constructor(opts: ReplicationOptions) {
     this.#opts = opts;
     this.#selector = opts.spec.selector;
-    this.#copies = new CopyStore(opts.cache, opts.spec);
+    this.#copies = new CopyStore(opts.cache, opts.spec, (listed, kept) => opts.source.adopt(listed, kept));
     this.#deps = {
       getSource: (namespace, name) => opts.source.get(opts.spec.cluster, namespace, name),
       getCopy: (namespace, name) => this.#copies.find(namespace, name),

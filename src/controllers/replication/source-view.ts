@@ -17,4 +17,11 @@ export interface SourceView {
   /** addHandler replays every stored object as add, then delivers changes; it returns the remover. */
   addHandler(handlers: SourceHandlers): () => void;
   hasSynced(): boolean;
+  /**
+   * adopt keeps equal in place of stored, if stored is still the view's object for its key: the
+   * caller vouches that both are frozen and deep-equal (a copy's spec.raw read back from a durable
+   * store, and the listed original it was made from), so one tree stays in memory, not two. No
+   * handler hears of it: nothing changed.
+   */
+  adopt(stored: KubeObject, equal: KubeObject): void;
 }

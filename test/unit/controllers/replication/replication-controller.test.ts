@@ -11,7 +11,8 @@ import { parseLabelSelector } from '../../../../src/apimachinery/label-selector.
 import { createCacheStore } from '../../../../src/app/cache-store.js';
 import { cacheLocation } from '../../../../src/cachedobjects/cache-location.js';
 import { CACHED_OBJECTS_GROUP, CACHED_OBJECTS_RESOURCE } from '../../../../src/cachedobjects/cached-object-resource.js';
-import { unwrapCachedObject } from '../../../../src/cachedobjects/wrap-cached-object.js';
+import { cachedObjectName } from '../../../../src/cachedobjects/cached-object-name.js';
+import { unwrapCachedObject, wrapCachedObject } from '../../../../src/cachedobjects/wrap-cached-object.js';
 import { ReplicationController } from '../../../../src/controllers/replication/replication-controller.js';
 import type { SourceHandlers, SourceView } from '../../../../src/controllers/replication/source-view.js';
 import type { MemoryStore } from '../../../../src/store/memory-store.js';
@@ -68,6 +69,10 @@ class MapSource implements SourceView {
     return true;
   }
 
+  adopt(stored: KubeObject, equal: KubeObject): void {
+    if (this.#objects.get(keyOf(stored)) === stored) this.#objects.set(keyOf(stored), equal);
+  }
+
   /** put adds or updates an object and tells the handlers. */
   put(obj: KubeObject): void {
     const old = this.#objects.get(keyOf(obj));
@@ -118,8 +123,7 @@ afterEach(async () => {
   await Promise.all(running.splice(0).map((c) => c.stop()));
 });
 
-async function start(objects: KubeObject[], selector = 'app=web'): Promise<Harness> {
-  const cache = createCacheStore(1000);
+async function start(objects: KubeObject[], selector = 'app=web', cache: MemoryStore = createCacheStore(1000)): Promise<Harness> {
   const source = new MapSource(objects);
   const harness: Harness = {
     cache,
@@ -230,6 +234,21 @@ describe('ReplicationController', () => {
     const raw = unwrapCachedObject(copy);
     await h.cache.update(copyKey(`${SCHEMA}.web-1`), { ...copy, spec: { raw: { ...raw, spec: { size: 'tampered' } } } });
     await eventually(async () => expect(unwrapCachedObject(await h.cache.get(copyKey(`${SCHEMA}.web-1`))).spec).toEqual({ size: 'large' }));
+  });
+
+  it('a copy holding its own equal tree of the original (read back after a restart) stays as it is, and the source view keeps that tree', async () => {
+    const original = instance({ name: 'web-1' });
+    const cache = createCacheStore(1000);
+    const readBack = deepFreeze(structuredClone(original));
+    const written = await cache.create(SCOPE, wrapCachedObject({
+      original: readBack, gvr: GVR, shard: SHARD, cluster: CLUSTER, identityHash: 'id', name: cachedObjectName(GVR, '', 'web-1'),
+    }));
+    const h = await start([original], 'app=web', cache);
+    await eventually(() => expect(h.controller.hasSynced()).toBe(true));
+    const copy = await h.cache.get(copyKey(`${SCHEMA}.web-1`));
+    expect(copy.metadata.resourceVersion).toBe(written.metadata.resourceVersion);
+    expect(h.source.get(CLUSTER, '', 'web-1')).toBe(unwrapCachedObject(copy));
+    expect(h.controller.counts()).toEqual({ local: 1, cache: 1 });
   });
 
   it('a copy whose labels were stripped is repaired and still counted once', async () => {
