@@ -34,7 +34,6 @@ interface Pending<Item, Result> {
 export class GroupCommit<Item, Result> {
   private queue: Pending<Item, Result>[] = [];
   private scheduled = false;
-  private held = 0;
   private drainWaiters: (() => void)[] = [];
 
   constructor(
@@ -57,16 +56,6 @@ export class GroupCommit<Item, Result> {
     return new Promise((resolve) => this.drainWaiters.push(resolve));
   }
 
-  /** hold stops flushing until the matching release (a reader needs the committed state to stay still). */
-  hold(): void {
-    this.held++;
-  }
-
-  release(): void {
-    this.held--;
-    if (this.held === 0 && this.queue.length > 0) this.schedule();
-  }
-
   private schedule(): void {
     if (this.scheduled) return;
     this.scheduled = true;
@@ -75,7 +64,6 @@ export class GroupCommit<Item, Result> {
 
   private flush(): void {
     this.scheduled = false;
-    if (this.held > 0) return;
     const batch = this.takeBatch();
     if (batch.length > 0) this.run(batch);
     if (this.queue.length > 0) {

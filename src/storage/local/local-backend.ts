@@ -1,9 +1,7 @@
 // The local backend: one SQLite file in a data directory, owned by this process alone, through
 // the built-in node:sqlite. Writes are group-committed (one transaction per turn of the event
 // loop), reads run straight on the connection, and the change feeds are in-process: the only
-// writer is this object, so it knows every change the moment it commits. With fsync on, a
-// committed batch is published (its revision, the recent changes, the feeds) and acknowledged only
-// once the WAL is synced (wal-sync.ts), so nothing is seen or acknowledged before it is durable.
+// writer is this object, so it knows every change the moment it commits.
 
 import { Buffer } from 'node:buffer';
 import type { DatabaseSync } from 'node:sqlite';
@@ -11,15 +9,12 @@ import { AppError } from '../../errors.js';
 import { readEach } from '../backend.js';
 import type { Backend, BackendHealth, BackendList, BackendOp, EntryReader, Feed, FeedHandlers, OpResult, StoredEntry } from '../backend.js';
 import { applyBatch } from './batch-transaction.js';
-import type { AppliedBatch } from './batch-transaction.js';
 import { GroupCommit } from './group-commit.js';
 import type { BatchStats } from './group-commit.js';
 import { KvTable } from './kv-table.js';
 import { LocalFeeds } from './local-feeds.js';
 import { RecentChanges } from './recent-changes.js';
 import { openDatabase } from './sqlite-schema.js';
-import { WalSync, fileSyncer } from './wal-sync.js';
-import type { WalSyncer } from './wal-sync.js';
 
 /** LocalBackendOptions configure openLocalBackend. */
 export interface LocalBackendOptions {
@@ -37,8 +32,6 @@ export interface LocalBackendOptions {
   readonly recentChangesChars?: number;
   /** onBatch is told about every committed batch (its op count, bytes and how long it held the event loop). */
   readonly onBatch?: (stats: BatchStats) => void;
-  /** walSyncer makes the WAL at the given path durable (default: fdatasync on libuv's thread pool); for tests. */
-  readonly walSyncer?: (walPath: string) => WalSyncer;
 }
 
 // The recent changes only bridge a feed opened a moment after the list it follows (a feed from
@@ -48,7 +41,7 @@ const DEFAULTS = { maxBatchOps: 512, maxBatchBytes: 4 * 1024 * 1024, recentChang
 
 /** openLocalBackend opens (or creates) the backend in opts.dataDir; it throws StorageOpenError when the directory cannot be used. */
 export async function openLocalBackend(opts: LocalBackendOptions): Promise<LocalBackend> {
-  const opened = openDatabase(opts.dataDir);
+  const opened = openDatabase(opts.dataDir, opts.fsync ?? true);
   return new LocalBackend(opened.db, opened.path, opened.revision, opts);
 }
 
@@ -56,17 +49,11 @@ export async function openLocalBackend(opts: LocalBackendOptions): Promise<Local
 export class LocalBackend implements Backend {
   readonly kind = 'local' as const;
   private readonly table: KvTable;
-  private readonly writes: GroupCommit<BackendOp, Promise<OpResult>>;
+  private readonly writes: GroupCommit<BackendOp, OpResult>;
   private readonly recent: RecentChanges;
   private readonly feeds = new LocalFeeds();
-  /** wal syncs committed batches before they are published; undefined with fsync off. */
-  private readonly wal: WalSync | undefined;
-  /** revision is the last published revision; committed the last one in the file. */
   private revision: number;
-  private committed: number;
   private failure: string | undefined;
-  /** unsynced is why the backend stopped: a WAL sync failed, so what SQLite holds may be ahead of what was published. */
-  private unsynced: string | undefined;
   private closed = false;
 
   constructor(
@@ -77,9 +64,7 @@ export class LocalBackend implements Backend {
     opts: LocalBackendOptions,
   ) {
     this.revision = revision;
-    this.committed = revision;
     this.table = new KvTable(db);
-    this.wal = opts.fsync === false ? undefined : new WalSync((opts.walSyncer ?? fileSyncer)(`${path}-wal`));
     this.recent = new RecentChanges(
       {
         maxChanges: opts.recentChanges ?? DEFAULTS.recentChanges,
@@ -88,34 +73,21 @@ export class LocalBackend implements Backend {
       revision,
     );
     const limits = { maxItems: opts.maxBatchOps ?? DEFAULTS.maxBatchOps, maxBytes: opts.maxBatchBytes ?? DEFAULTS.maxBatchBytes };
-    this.writes = new GroupCommit((ops) => this.commitBatch(ops), limits, opts.onBatch);
+    this.writes = new GroupCommit((ops) => this.applyCommitted(ops), limits, opts.onBatch);
   }
 
-  async commit(op: BackendOp): Promise<OpResult> {
-    if (this.closed) throw closedError();
-    if (this.unsynced !== undefined) throw new AppError('ServiceUnavailable', this.unsynced);
+  commit(op: BackendOp): Promise<OpResult> {
+    if (this.closed) return Promise.reject(closedError());
     const bytes = Buffer.byteLength(op.key) + (op.kind === 'delete' ? 0 : Buffer.byteLength(op.value));
-    return await this.writes.submit(op, bytes);
+    return this.writes.submit(op, bytes);
   }
 
   list(prefix: string): Promise<BackendList>;
   list<T>(prefix: string, read: EntryReader<T>): Promise<BackendList<T>>;
   async list<T>(prefix: string, read?: EntryReader<T>): Promise<BackendList<T | StoredEntry>> {
     this.assertOpen();
-    // Nothing commits while the list waits for the batches committed so far to be published, and
-    // while it reads: the rows and the published revision then describe the same moment.
-    this.writes.hold();
-    try {
-      await this.wal?.settled();
-      if (this.unsynced !== undefined) throw new AppError('ServiceUnavailable', this.unsynced);
-      return this.readList(prefix, read);
-    } finally {
-      this.writes.release();
-    }
-  }
-
-  /** readList reads the rows under prefix, a page at a time, and the revision, in one synchronous run. */
-  private readList<T>(prefix: string, read: EntryReader<T> | undefined): BackendList<T | StoredEntry> {
+    // node:sqlite is synchronous and batches commit synchronously, so no batch can land between
+    // reading the rows and reading the revision: both describe the same moment.
     const entries: (T | StoredEntry)[] = [];
     const pages = this.table.pagesUnder(prefix);
     for (;;) {
@@ -150,55 +122,25 @@ export class LocalBackend implements Backend {
     if (this.closed) return;
     this.closed = true;
     await this.writes.drained();
-    await this.wal?.settled();
-    await this.wal?.close();
     this.feeds.stopAll();
     this.db.close();
   }
 
-  /**
-   * commitBatch commits a batch and answers each op once the batch is published: at once with
-   * fsync off, else once a WAL sync that started after the COMMIT has finished. Syncs finish in
-   * order, so batches are published in the order they committed.
-   */
-  private commitBatch(ops: readonly BackendOp[]): Promise<OpResult>[] {
-    if (this.unsynced !== undefined) throw new AppError('ServiceUnavailable', this.unsynced);
-    let applied: AppliedBatch;
+  /** applyCommitted commits a batch, then hands its changes to the window and the feeds before any commit resolves. */
+  private applyCommitted(ops: readonly BackendOp[]): OpResult[] {
+    let applied;
     try {
-      applied = applyBatch(this.db, this.table, ops, this.committed);
+      applied = applyBatch(this.db, this.table, ops, this.revision);
     } catch (err) {
       throw this.storageFailure(err);
     }
     this.failure = undefined;
-    this.committed = applied.revision;
-    if (this.wal === undefined) {
-      this.publish(applied);
-      return applied.results.map((result) => Promise.resolve(result));
-    }
-    const published = this.wal.sync().then(
-      () => {
-        if (this.unsynced !== undefined) throw new AppError('ServiceUnavailable', this.unsynced);
-        this.publish(applied);
-        return applied.results;
-      },
-      (err: unknown) => {
-        // What SQLite holds may now be ahead of what was published: no later batch may be published
-        // past this one, and nothing more is accepted. A restart reads the file again.
-        this.unsynced = `local: the write-ahead log could not be synced to disk (${err instanceof Error ? err.message : String(err)}); restart cachegate`;
-        this.failure = this.unsynced;
-        throw new AppError('ServiceUnavailable', this.unsynced, {}, { cause: err });
-      },
-    );
-    return applied.results.map((_, i) => published.then((results) => results[i] as OpResult));
-  }
-
-  /** publish makes a durable batch visible: the revision, the recent changes, the feeds. */
-  private publish(applied: AppliedBatch): void {
     this.revision = applied.revision;
     if (applied.changes.length > 0) {
       this.recent.append(applied.changes);
       this.feeds.deliver(applied.changes);
     }
+    return applied.results;
   }
 
   /** storageFailure records a failed disk operation in health() and turns it into the retryable error callers see. */

@@ -40,12 +40,11 @@ const SCHEMA = `
 `;
 
 /**
- * openDatabase opens (creating if needed) the database in dataDir, locked for this process. Its
- * commits do not fsync (synchronous=NORMAL: they survive a crash of the process, and SQLite syncs
- * around each checkpoint); the backend syncs the WAL itself, off the event loop, before it
- * acknowledges a commit (see wal-sync.ts).
+ * openDatabase opens (creating if needed) the database in dataDir, locked for this process.
+ * fsync true makes every commit durable against power loss (synchronous=FULL); false keeps it
+ * durable against a crash of the process only (synchronous=NORMAL).
  */
-export function openDatabase(dataDir: string): OpenedDatabase {
+export function openDatabase(dataDir: string, fsync: boolean): OpenedDatabase {
   prepareDirectory(dataDir);
   const path = join(dataDir, DATABASE_FILE);
   let db: DatabaseSync | undefined;
@@ -54,7 +53,7 @@ export function openDatabase(dataDir: string): OpenedDatabase {
     db = new DatabaseSync(path, { timeout: 0 });
     lockAndInitialize(db, path);
     checkIntegrity(db, path);
-    db.exec('PRAGMA synchronous=NORMAL');
+    db.exec(`PRAGMA synchronous=${fsync ? 'FULL' : 'NORMAL'}`);
     // The default page cache (2 MiB) makes every check of a commit's condition a read from the file
     // once the database outgrows it; 64 MiB keeps the key index of a few million objects in memory.
     db.exec(`PRAGMA cache_size=${-PAGE_CACHE_KIB}`);

@@ -10,8 +10,6 @@
 //   case 8: close lets pending commits settle first; calls after close reject
 //   case 9: a batch never holds more ops than maxBatchOps, and ops in one batch see each other in order
 //   case 10: a list longer than the pages it is read in has every key under its prefix once, in order, and only those
-//   case 11: with fsync on, a batch is acknowledged, fed, listed and counted only once its WAL sync has finished
-//   case 12: a WAL sync that fails refuses its batch and everything after it, and health says why
 
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -23,7 +21,6 @@ import { isAppError } from '../../../src/errors.js';
 import type { Backend } from '../../../src/storage/backend.js';
 import { openLocalBackend } from '../../../src/storage/local/local-backend.js';
 import type { LocalBackend, LocalBackendOptions } from '../../../src/storage/local/local-backend.js';
-import type { WalSyncer } from '../../../src/storage/local/wal-sync.js';
 import { StorageOpenError } from '../../../src/storage/storage-open-error.js';
 import { FeedRecorder } from '../../helpers/feed-recorder.js';
 import { describeBackendConformance } from './backend-conformance.js';
@@ -239,68 +236,5 @@ describe('local backend', () => {
     // A reader sees each entry once and keeps what it returns.
     const even = await backend.list('/p/', (entry) => (Number(entry.key.slice(3)) % 2 === 0 ? entry.value : undefined));
     expect(even.entries).toEqual(inside.filter((_, i) => i % 2 === 0).map((key) => `{"k":"${key}"}`));
-  });
-
-  /** heldSyncs is a WAL syncer whose syncs finish only when the test says (finish) or fail (fail). */
-  const heldSyncs = (): { syncer: () => WalSyncer; finish(): void; fail(err: Error): void; waiting(): number } => {
-    const pending: { resolve: () => void; reject: (err: Error) => void }[] = [];
-    return {
-      syncer: () => ({ sync: () => new Promise<void>((resolve, reject) => void pending.push({ resolve, reject })), close: async () => undefined }),
-      finish: () => pending.shift()?.resolve(),
-      fail: (err) => pending.shift()?.reject(err),
-      waiting: () => pending.length,
-    };
-  };
-  const turns = async (n: number): Promise<void> => {
-    for (let i = 0; i < n; i++) await new Promise((resolve) => setImmediate(resolve));
-  };
-
-  it('case 11: with fsync on, a batch is acknowledged, fed, listed and counted only once its WAL sync has finished', async () => {
-    const syncs = heldSyncs();
-    const backend = await open({ dataDir: dir(), walSyncer: syncs.syncer });
-    const feed = new FeedRecorder();
-    backend.watch('/s/', await backend.currentRevision(), feed.handlers);
-    let acknowledged = false;
-    const committed = backend.commit({ kind: 'create', key: '/s/a', value: 'a' }).then((result) => {
-      acknowledged = true;
-      return result;
-    });
-    await turns(5);
-    // Committed to the file, waiting for its sync: a list waits for it too.
-    let listed = false;
-    const list = backend.list('/s/').then((result) => {
-      listed = true;
-      return result;
-    });
-    await turns(5);
-    expect(syncs.waiting()).toBe(1);
-    expect([acknowledged, listed, feed.changes.length, await backend.currentRevision()]).toEqual([false, false, 0, 0]);
-    syncs.finish();
-    const result = await committed;
-    expect(result).toMatchObject({ ok: true });
-    const revision = result.ok ? result.revision : 0;
-    await feed.reached(revision);
-    expect(await backend.currentRevision()).toBe(revision);
-    expect(await list).toEqual({ revision, entries: [{ key: '/s/a', value: 'a', modRevision: revision }] });
-  });
-
-  it('case 12: a WAL sync that fails refuses its batch and everything after it, and health says why', async () => {
-    const syncs = heldSyncs();
-    const backend = await open({ dataDir: dir(), walSyncer: syncs.syncer });
-    const first = backend.commit({ kind: 'create', key: '/s/a', value: 'a' }).catch((err: unknown) => err);
-    await turns(5);
-    const second = backend.commit({ kind: 'create', key: '/s/b', value: 'b' }).catch((err: unknown) => err);
-    await turns(5);
-    syncs.fail(new Error('EIO: i/o error, fdatasync'));
-    await turns(5);
-    syncs.finish();
-    for (const refused of [await first, await second]) {
-      expect(isAppError(refused, 'ServiceUnavailable')).toBe(true);
-    }
-    expect(String((await first as Error).message)).toContain('EIO');
-    expect(backend.health()).toMatchObject({ ok: false, message: expect.stringContaining('could not be synced') });
-    expect(isAppError(await backend.commit({ kind: 'create', key: '/s/c', value: 'c' }).catch((err: unknown) => err), 'ServiceUnavailable')).toBe(true);
-    expect(isAppError(await backend.list('/s/').catch((err: unknown) => err), 'ServiceUnavailable')).toBe(true);
-    expect(await backend.currentRevision()).toBe(0);
   });
 });
