@@ -111,8 +111,7 @@ export class DynamicClient {
       if (continued && (isAppError(err, 'Expired') || isAppError(err, 'Gone'))) return this.list(cluster, gvr, list);
       throw err;
     }
-    const items = pages.length === 1 ? pages[0]?.items ?? [] : pages.flatMap((page) => page.items);
-    return deepFreeze({ items, resourceVersion: pages[0]?.resourceVersion ?? '' });
+    return deepFreeze({ items: pages.flatMap((page) => page.items), resourceVersion: pages[0]?.resourceVersion ?? '' });
   }
 
   /** create POSTs a new object. */

@@ -182,8 +182,10 @@ async function peekedText(res: Response, peek: (start: string) => boolean): Prom
     const bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
     chunks.push(bytes);
     if (!peeking) continue;
-    start += decoder.decode(bytes.subarray(0, PEEK_CHARS), { stream: true });
-    peeking = !peek(start) && start.length < PEEK_CHARS && bytes.length < PEEK_CHARS;
+    const shown = bytes.length <= PEEK_CHARS ? bytes : bytes.subarray(0, PEEK_CHARS);
+    start += decoder.decode(shown, { stream: true });
+    // A chunk shown only in part ends the peek: the decoder has not seen the rest of it.
+    peeking = !peek(start) && shown === bytes && start.length < PEEK_CHARS;
   }
   return Buffer.concat(chunks).toString('utf8');
 }

@@ -5,7 +5,7 @@
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { StoredEntry } from '../backend.js';
 
-/** LIST_PAGE_ROWS is how many rows eachUnder reads at once: a few MB of values at most. */
+/** LIST_PAGE_ROWS is how many rows pagesUnder reads at once: a few MB of values at most. */
 const LIST_PAGE_ROWS = 1024;
 
 /** KvRow is a listed row as an array (key, value, mod_revision): cheaper to build than an object per row. */
