@@ -11,7 +11,7 @@ import { decodeKubeProtobuf } from '../apimachinery/protobuf/decode-kube-protobu
 import type { ObjectFilter, ResourceStore } from '../store/store.js';
 import type { ApiContext } from './api-context.js';
 import { APPLY_PATCH_MEDIA_TYPE } from './apply/apply-verb.js';
-import { parseApplyBody } from './apply/parse-apply-body.js';
+import { parseYamlBody } from '../apimachinery/yaml-body.js';
 import { apiGroup, apiGroupList, apiResourceList, apiVersions, versionInfo } from './discovery.js';
 import { deleteVerb } from './delete-verbs.js';
 import { patchObject } from './patch-verb.js';
@@ -176,7 +176,7 @@ function registerBodyParsers(app: FastifyInstance): void {
   // Server-side apply sends YAML (kubectl, client-go) or JSON (the Python client): YAML reads both.
   app.addContentTypeParser(APPLY_PATCH_MEDIA_TYPE, { parseAs: 'string' }, (_req, body, done) => {
     try {
-      done(null, parseApplyBody(typeof body === 'string' ? body : body.toString('utf8')));
+      done(null, parseYamlBody(typeof body === 'string' ? body : body.toString('utf8')));
     } catch (err) {
       done(err as Error, undefined);
     }

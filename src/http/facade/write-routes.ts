@@ -8,9 +8,9 @@
 // as its Status said (a 409 stays a 409).
 
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { parse as parseYaml } from 'yaml';
 import { AppError } from '../../errors.js';
 import { assertJsonDepth } from '../../apimachinery/json-depth.js';
+import { parseYamlBody } from '../../apimachinery/yaml-body.js';
 import { isPlainObject } from '../../apimachinery/object-meta.js';
 import type { KubeObject } from '../../apimachinery/object-meta.js';
 import { minResourceVersionOf } from '../../read/min-resource-version.js';
@@ -67,9 +67,9 @@ export function writeRoutes(api: FastifyInstance, ctx: FacadeContext, prefix: st
     const text = typeof body === 'string' ? body : body.toString('utf8');
     try {
       // An apply configuration may be YAML; the source gets it as JSON, which is YAML too.
-      done(null, PATCH_TYPES[mediaTypeOf(req)] === 'apply' ? parseYaml(text) : JSON.parse(text));
+      done(null, PATCH_TYPES[mediaTypeOf(req)] === 'apply' ? parseYamlBody(text) : JSON.parse(text));
     } catch (err) {
-      done(new AppError('BadRequest', `error decoding patch: ${(err as Error).message}`), undefined);
+      done(err instanceof AppError ? err : new AppError('BadRequest', `error decoding patch: ${(err as Error).message}`), undefined);
     }
   });
   const route = <P extends ResourceParams>(operationId: string, handler: (req: FastifyRequest<{ Params: P; Querystring: WriteQuery }>, reply: FastifyReply, write: WriteService) => Promise<unknown>): void => {
