@@ -2,10 +2,14 @@
 // fills and rehashes every entry in that one call: about 90 ms at a million keys, 200 ms at two
 // million. At a million objects several per-object maps (the work queue's, the copies' names, the
 // unique index values) reached that size on the same write and stopped the event loop together.
-// Past SPLIT_AT keys the entries move, once, into CHUNKS maps; a key's chunk is chosen from a few of
-// its characters, so each lookup is still one Map lookup and each doubling rehashes a
-// CHUNKS-th of the keys. Keys that agree in every sampled character all land in one chunk, which
-// is then just as slow as one Map, never slower.
+// Past SPLIT_AT keys the entries move, once, into CHUNKS maps; a key's chunk is a hash of at most
+// 24 characters of it, so each lookup is still one Map lookup and each doubling rehashes a
+// CHUNKS-th of the keys. The hash must spread keys that differ only in a few trailing characters
+// (`widget-0000001`, `widget-0000002`, ...): a sum of three sampled characters once put a million
+// such copy names into 10 chunks of 100k that, filled in step, doubled within the same few writes,
+// one map after another (the object table, the name index, the work queue), stalling the loop for
+// about half a second. Keys that agree in every sampled character all land in one chunk, which is
+// then just as slow as one Map, never slower.
 //
 // Iteration follows insertion order while the map is one Map (small maps: index values such as
 // schemas keep the order they had), and chunk by chunk after the split: only callers that sort or
@@ -14,14 +18,32 @@
 /** SPLIT_AT is the size past which the entries spread over chunks (rehashing that many takes a few ms). */
 export const SPLIT_AT = 65_536;
 
-/** CHUNKS is the number of chunks after the split (a power of two). */
-const CHUNKS = 32;
+/** CHUNK_BITS: 2^CHUNK_BITS chunks after the split. */
+const CHUNK_BITS = 5;
 
-/** chunkOf picks a chunk from the last character, two inner ones and the length. */
-function chunkOf(key: string): number {
+/** CHUNKS is the number of chunks after the split. */
+export const CHUNKS = 2 ** CHUNK_BITS;
+
+/** TAIL and SPREAD: chunkOf reads a key's last TAIL characters and SPREAD more spread over the rest (all of a short key). */
+const TAIL = 8;
+const SPREAD = 16;
+
+/**
+ * chunkOf hashes (FNV-1a) the key's length, its last TAIL characters, where generated names
+ * differ, and SPREAD characters spread over the rest, where namespaces and prefixes differ; the
+ * top bits of the hash pick the chunk, as they depend on every character read.
+ */
+export function chunkOf(key: string): number {
   const n = key.length;
-  if (n === 0) return 0;
-  return (key.charCodeAt(n - 1) + 7 * key.charCodeAt(n >> 1) + 31 * key.charCodeAt((n * 3) >> 2) + n) & (CHUNKS - 1);
+  let hash = Math.imul(0x811c9dc5 ^ n, 0x01000193);
+  const tail = Math.min(n, TAIL);
+  for (let i = n - tail; i < n; i++) hash = Math.imul(hash ^ key.charCodeAt(i), 0x01000193);
+  const head = n - tail;
+  if (head > 0) {
+    const reads = Math.min(head, SPREAD);
+    for (let r = 0; r < reads; r++) hash = Math.imul(hash ^ key.charCodeAt(Math.floor((r * head) / reads)), 0x01000193);
+  }
+  return hash >>> (32 - CHUNK_BITS);
 }
 
 /** ChunkedMap is a Map from strings to V that splits into chunks once it holds more than splitAt keys. */

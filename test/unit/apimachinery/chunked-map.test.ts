@@ -1,8 +1,11 @@
 // ChunkedMap behaves as a Map with string keys (get, has, set, delete, size, every entry once)
 // before and after it splits into chunks; before the split it keeps a Map's insertion order.
+// Case 4 checks the chunk choice itself: keys that differ only in a few characters spread over
+// every chunk, or chunks filled in step would double (and rehash) on the same few writes.
 
 import { describe, expect, it } from 'vitest';
-import { ChunkedMap } from '../../../src/apimachinery/chunked-map.js';
+import { CHUNKS, ChunkedMap, chunkOf } from '../../../src/apimachinery/chunked-map.js';
+import { numbered } from './numbered.js';
 
 describe('ChunkedMap', () => {
   it('case 1: below the split it is one Map, in insertion order', () => {
@@ -54,5 +57,23 @@ describe('ChunkedMap', () => {
       expect(chunked.get(key)).toBe(plain.get(key));
     }
     expect(new Map(chunked)).toEqual(plain);
+  });
+
+  const families = numbered([
+    { name: 'generated names (copies of widget-0000000 ...)', key: (i: number) => `v1alpha1.widgets.bench.cachegate.io.widget-${String(i).padStart(7, '0')}` },
+    { name: 'one name in many namespaces', key: (i: number) => `team-${i}-prod/kube-root-ca.crt` },
+    { name: 'pods of deployments across namespaces', key: (i: number) => `ns-${i % 500}/web-${Math.floor(i / 500).toString(36)}-x7k2p` },
+    { name: 'short numbers', key: (i: number) => String(i) },
+  ]);
+
+  it.each(families)('case 4.$n: $name spread over every chunk, none past twice its share', ({ key }) => {
+    const keys = 200_000;
+    const counts = new Array<number>(CHUNKS).fill(0);
+    for (let i = 0; i < keys; i++) {
+      const chunk = chunkOf(key(i));
+      counts[chunk] = (counts[chunk] ?? 0) + 1;
+    }
+    expect(Math.min(...counts)).toBeGreaterThan(0);
+    expect(Math.max(...counts)).toBeLessThan((2 * keys) / CHUNKS);
   });
 });
