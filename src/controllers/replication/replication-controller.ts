@@ -6,6 +6,7 @@
 
 import type { Logger } from 'pino';
 import { isAppError } from '../../errors.js';
+import { ChunkedMap } from '../../apimachinery/chunked-map.js';
 import type { LoopTurns } from '../../apimachinery/loop-turns.js';
 import type { KubeObject } from '../../apimachinery/object-meta.js';
 import type { LabelSelector } from '../../apimachinery/selector.js';
@@ -63,8 +64,11 @@ export class ReplicationController {
   #removeHandler: (() => void) | undefined;
   #cacheWatch: Watch | undefined;
   #syncPoll: NodeJS.Timeout | undefined;
-  /** seenAt: when a source change of each key not yet reconciled was first seen (for the lag metric). */
-  readonly #seenAt = new Map<string, number>();
+  /**
+   * seenAt: when a source change of each key not yet reconciled was first seen (for the lag
+   * metric). It holds every key of an initial sync: chunked, as the work queue's keys are.
+   */
+  readonly #seenAt = new ChunkedMap<number>();
   /** ownWrites: per key, the copy this controller is writing right now (see #isOwnWrite). */
   readonly #ownWrites = new Map<string, KubeObject>();
   #synced = false;
