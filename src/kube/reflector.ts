@@ -11,7 +11,7 @@ import type { KubeObject } from '../apimachinery/object-meta.js';
 import { isPlainObject } from '../apimachinery/object-meta.js';
 import { Backoff } from './backoff.js';
 import type { BackoffOptions } from './backoff.js';
-import type { DynamicClient } from './dynamic-client.js';
+import type { DynamicClient, ListPage } from './dynamic-client.js';
 import { InformerCache } from './informer-cache.js';
 import type { InformerHandler } from './informer-cache.js';
 import type { InformerRestarts } from './informer-metrics.js';
@@ -183,20 +183,20 @@ export class Reflector {
     const { client, gvr, cluster } = this.#opts;
     // The identity is read before the list, so a restart between the two shows up at the next check.
     const identity = await sourceIdentity(client);
-    const page = await client.listAll(cluster, gvr, { labelSelector: this.labelSelector, signal: controller.signal });
+    const listed = await client.listPages(cluster, gvr, { labelSelector: this.labelSelector, signal: controller.signal });
     this.#listAbort = undefined;
     if (this.#stopped) return;
-    if (this.#incarnation.listed(identity, page.resourceVersion)) {
-      this.#log.warn({ resourceVersion: page.resourceVersion, previous: this.#resourceVersion }, 'the source went back in time; its list replaces everything');
+    if (this.#incarnation.listed(identity, listed.resourceVersion)) {
+      this.#log.warn({ resourceVersion: listed.resourceVersion, previous: this.#resourceVersion }, 'the source went back in time; its list replaces everything');
     }
-    await this.#cache.replace(page.items);
+    await this.#cache.replace(itemsOf(listed.pages));
     if (this.#stopped) return;
-    this.#resourceVersion = page.resourceVersion;
+    this.#resourceVersion = listed.resourceVersion;
     this.#synced = true;
     this.#health.connected();
     // No backoff reset here: a server may list fine and refuse every watch. Only a watch that
     // delivers an event proves the connection healthy (firstEvent below).
-    this.#log.debug({ objects: this.#cache.size, resourceVersion: page.resourceVersion }, 'listed');
+    this.#log.debug({ objects: this.#cache.size, resourceVersion: listed.resourceVersion }, 'listed');
     await this.#opts.afterList?.();
   }
 
@@ -253,4 +253,9 @@ export class Reflector {
     if (this.#incarnation.identity === undefined) return false;
     return this.#incarnation.isAnother(await sourceIdentity(this.#opts.client));
   }
+}
+
+/** itemsOf walks the items of the pages in order, without joining them into one array. */
+function* itemsOf(pages: readonly ListPage[]): IterableIterator<KubeObject> {
+  for (const page of pages) yield* page.items;
 }
