@@ -11,14 +11,19 @@
 // about half a second. Keys that agree in every sampled character all land in one chunk, which is
 // then just as slow as one Map, never slower.
 //
-// The split itself is spread over the writes that follow it (see #draining).
-//
 // Iteration follows insertion order while the map is one Map (small maps: index values such as
 // schemas keep the order they had), and chunk by chunk after the split: only callers that sort or
 // do not care may hold a map that can grow past SPLIT_AT.
 
-/** SPLIT_AT is the size past which the entries spread over chunks (rehashing that many takes a few ms). */
-export const SPLIT_AT = 65_536;
+/**
+ * SPLIT_AT is the size past which the entries spread over chunks. The split moves them all in one
+ * call, and the per-object maps of a sync (the informer's names, the work queue's keys, the
+ * membership bits, the lag metric's first-seen times) reach it on the same write: at 65,536 the
+ * splits took 40-50 ms each under load, about 300 ms together. At 16,384 they take a quarter of
+ * that. (Moving the entries a few hundred per later write instead bounded the stall as well, but
+ * cost about 0.5 s more CPU over a 100k sync: deleting each moved entry from the old map.)
+ */
+export const SPLIT_AT = 16_384;
 
 /** CHUNK_BITS: 2^CHUNK_BITS chunks after the split. */
 const CHUNK_BITS = 5;
@@ -48,37 +53,24 @@ export function chunkOf(key: string): number {
   return hash >>> (32 - CHUNK_BITS);
 }
 
-/** MOVE_STEP is how many entries of the map being split each later write moves into the chunks. */
-const MOVE_STEP = 512;
-
 /** ChunkedMap is a Map from strings to V that splits into chunks once it holds more than splitAt keys. */
 export class ChunkedMap<V> implements Iterable<[string, V]> {
   #whole: Map<string, V> | undefined = new Map();
   #chunks: Map<string, V>[] = [];
-  /**
-   * draining: the one Map of before the split, whose entries move into the chunks MOVE_STEP per
-   * write. Moving all 65k at once cost 40-50 ms, and the per-object maps of a sync (the informer's,
-   * the work queue's, the membership's) reached the split on the same write: a 300 ms stall.
-   */
-  #draining: Map<string, V> | undefined;
-  #drain: Iterator<[string, V]> | undefined;
   #size = 0;
 
-  constructor(private readonly splitAt = SPLIT_AT, private readonly moveStep = MOVE_STEP) {}
+  constructor(private readonly splitAt = SPLIT_AT) {}
 
   get size(): number {
     return this.#whole?.size ?? this.#size;
   }
 
   get(key: string): V | undefined {
-    if (this.#whole !== undefined) return this.#whole.get(key);
-    const chunk = this.#chunk(key);
-    return chunk.has(key) ? chunk.get(key) : this.#draining?.get(key);
+    return (this.#whole ?? (this.#chunks[chunkOf(key)] as Map<string, V>)).get(key);
   }
 
   has(key: string): boolean {
-    if (this.#whole !== undefined) return this.#whole.has(key);
-    return this.#chunk(key).has(key) || this.#draining?.has(key) === true;
+    return (this.#whole ?? (this.#chunks[chunkOf(key)] as Map<string, V>)).has(key);
   }
 
   set(key: string, value: V): this {
@@ -88,21 +80,18 @@ export class ChunkedMap<V> implements Iterable<[string, V]> {
       if (whole.size > this.splitAt) this.#split(whole);
       return this;
     }
-    const chunk = this.#chunk(key);
+    const chunk = this.#chunks[chunkOf(key)] as Map<string, V>;
     const before = chunk.size;
     chunk.set(key, value);
-    // A key still waiting in the map being drained moves with this write.
-    if (this.#draining?.delete(key) !== true) this.#size += chunk.size - before;
-    this.#moveSome();
+    this.#size += chunk.size - before;
     return this;
   }
 
   delete(key: string): boolean {
     if (this.#whole !== undefined) return this.#whole.delete(key);
-    const deleted = this.#chunk(key).delete(key) || this.#draining?.delete(key) === true;
-    if (deleted) this.#size--;
-    this.#moveSome();
-    return deleted;
+    if (!(this.#chunks[chunkOf(key)] as Map<string, V>).delete(key)) return false;
+    this.#size--;
+    return true;
   }
 
   // One Map hands out its own iterators; chunks are walked one after the other.
@@ -118,41 +107,15 @@ export class ChunkedMap<V> implements Iterable<[string, V]> {
     return this.#whole?.entries() ?? this.#walk((map) => map.entries());
   }
 
-  // A walk first ends the split: it costs no more than the walk itself, and no write made during
-  // the walk can then move an entry from behind it to ahead of it (seen twice) or the reverse (missed).
   *#walk<T>(each: (map: Map<string, V>) => IterableIterator<T>): IterableIterator<T> {
-    this.#moveSome(Number.POSITIVE_INFINITY);
     for (const map of this.#chunks) yield* each(map);
-  }
-
-  #chunk(key: string): Map<string, V> {
-    return this.#chunks[chunkOf(key)] as Map<string, V>;
   }
 
   #split(whole: Map<string, V>): void {
     this.#chunks = Array.from({ length: CHUNKS }, () => new Map<string, V>());
+    // forEach hands out key and value without an entry array per key.
+    whole.forEach((value, key) => (this.#chunks[chunkOf(key)] as Map<string, V>).set(key, value));
     this.#size = whole.size;
     this.#whole = undefined;
-    this.#draining = whole;
-    this.#drain = whole.entries();
-  }
-
-  // A Map's iterator skips entries deleted after it was made, so writes may take keys out of the
-  // draining map while it is being walked.
-  #moveSome(step = this.moveStep): void {
-    const draining = this.#draining;
-    const drain = this.#drain;
-    if (draining === undefined || drain === undefined) return;
-    for (let moved = 0; moved < step; moved++) {
-      const next = drain.next();
-      if (next.done === true) {
-        this.#draining = undefined;
-        this.#drain = undefined;
-        return;
-      }
-      const [key, value] = next.value;
-      this.#chunk(key).set(key, value);
-      draining.delete(key);
-    }
   }
 }
