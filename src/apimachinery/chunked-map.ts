@@ -17,8 +17,8 @@
 
 /**
  * SPLIT_AT is the size past which the entries spread over chunks. The split moves them all in one
- * call, and the per-object maps of a sync (the informer's names, the work queue's keys, the
- * membership bits, the lag metric's first-seen times) reach it on the same write: at 65,536 the
+ * call, and the per-object maps of a sync (the work queue's keys, the membership bits, the lag
+ * metric's first-seen times) reach it on the same write: at 65,536 the
  * splits took 40-50 ms each under load, about 300 ms together. At 16,384 they take a quarter of
  * that. (Moving the entries a few hundred per later write instead bounded the stall as well, but
  * cost about 0.5 s more CPU over a 100k sync: deleting each moved entry from the old map.)

@@ -61,7 +61,7 @@ const PATCH_CONTENT_TYPES: Readonly<Record<PatchType, string>> = {
 };
 
 /**
- * LIST_PAGE_SIZE is the page size of listAll. kubectl pages by 500, but an informer's list is one
+ * LIST_PAGE_SIZE is the page size of listPages and listAll. kubectl pages by 500, but an informer's list is one
  * large read that both sides would rather do in few steps (client-go's reflectors are usually
  * served unpaged from the apiserver's watch cache); each page is parsed in one turn of the event
  * loop, though, so a page is also the longest pause a list makes. With pages read ahead, 100k
