@@ -90,10 +90,14 @@ export class InformerCache {
     }
   }
 
-  /** addHandler registers a handler; with replay it first gets `add` for every stored object. */
-  addHandler(handler: InformerHandler, replay: boolean): () => void {
+  /**
+   * addHandler registers a handler, which first gets `add` for every object held now, as
+   * client-go's AddEventHandler replays its store: a handler that joins while a list is being
+   * applied (replace yields between slices) then sees the objects applied before it joined too.
+   */
+  addHandler(handler: InformerHandler): () => void {
     this.#handlers.add(handler);
-    if (replay) for (const obj of [...this.#objects.values()]) this.#call(handler, (h) => h.add?.(obj));
+    for (const obj of [...this.#objects.values()]) this.#call(handler, (h) => h.add?.(obj));
     return () => void this.#handlers.delete(handler);
   }
 

@@ -138,9 +138,9 @@ export class Reflector {
     this.#cache.adopt(stored, equal);
   }
 
-  /** addHandler registers a handler and returns its remover; once synced it first replays `add` for every object. */
+  /** addHandler registers a handler and returns its remover; it first replays `add` for every object held. */
   addHandler(handler: InformerHandler): () => void {
-    return this.#cache.addHandler(handler, this.#synced);
+    return this.#cache.addHandler(handler);
   }
 
   async #run(): Promise<void> {

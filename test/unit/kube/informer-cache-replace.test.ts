@@ -20,7 +20,7 @@ function cacheWithEvents(): { cache: InformerCache; events: string[] } {
     add: (o) => events.push(`add ${o.metadata.name ?? ''}`),
     update: (o) => events.push(`update ${o.metadata.name ?? ''}`),
     delete: (o) => events.push(`delete ${o.metadata.name ?? ''}`),
-  }, false);
+  });
   return { cache, events };
 }
 
@@ -43,5 +43,21 @@ describe('InformerCache.replace', () => {
     await cache.replace([o0 as KubeObject, changed, { metadata: { name: 'new', namespace: 'ns', resourceVersion: '3', uid: 'n' } }]);
     expect(events.sort()).toEqual(['add new', 'delete o2', 'update o1']);
     expect(cache.get('c', 'ns', 'o1')?.metadata.resourceVersion).toBe('2');
+  });
+
+  it('case 3: a handler that joins while a list is being applied gets every object, those applied before it joined too', async () => {
+    const { cache } = cacheWithEvents();
+    const late = new Set<string>();
+    let added = 0;
+    const joinAfter = 1_000;
+    // Joins from inside the first handler's add of the 1,000th object: the list is half applied.
+    cache.addHandler({
+      add: () => {
+        if (++added !== joinAfter) return;
+        cache.addHandler({ add: (o) => late.add(o.metadata.name ?? '') });
+      },
+    });
+    await cache.replace(objects(5_000, '1'));
+    expect(late.size).toBe(5_000);
   });
 });
