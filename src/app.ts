@@ -1,7 +1,8 @@
 // The composition root: the only module (with the pieces in src/app/) that wires the others
 // together. buildApp makes a complete, independent instance (its own stores, registry, logger),
-// so tests can run several in one process. start() brings it up in order: HTTP first (the
-// embedded source is reached over HTTP on the same port), then sources and their controllers;
+// so tests can run several in one process. buildApp starts the configured sources' informers
+// before it loads the state, so the two overlap; start() brings the rest up in order: HTTP first
+// (the embedded source is reached over HTTP on the same port), then the sources' controllers;
 // stop() goes the other way.
 
 import type { FastifyInstance } from 'fastify';
@@ -20,6 +21,7 @@ import { replicaLeadership } from './app/leadership.js';
 import { replicaReads } from './app/replica-reads.js';
 import { openState } from './app/state.js';
 import { createMetrics } from './metrics/metrics.js';
+import type { ObservedOverlay } from './metrics/metrics.js';
 import type { ReadModel } from './read/read-model.js';
 import type { ResourceStore } from './store/store.js';
 import type { WriteService } from './write/write-service.js';
@@ -53,23 +55,32 @@ export interface AppOptions {
 export async function buildApp(config: Config, opts: AppOptions = {}): Promise<App> {
   const logger = opts.logger ?? pino({ level: config.logLevel, redact: ['req.headers.authorization', 'headers.authorization'] });
   const { fastify, connections } = createHttpServer(logger, config.limits.bodyBytes);
-  const state = await openState(config, logger);
-  const stores = { source: state.source, cache: state.cache };
-  const embedded = createEmbeddedSource(stores.source);
-  const overlay = createOverlay(config, stores.cache, (key, cause) => replicas?.recorder?.evicted(key, cause));
-  const watches = { embedded: new ActiveWatches(), cache: new ActiveWatches() };
-  // The scrape-time gauges read the data plane, built below; they run only once the app serves.
+  // The scrape-time gauges read what is built below; they run only once the app serves.
   const metrics = createMetrics({
     leading: () => leadership?.leading() ?? true,
     watchClients: { embedded: () => watches.embedded.size, cache: () => watches.cache.size },
     cachedObjects: async () => (await data.read.schemas()).flatMap((s) =>
       s.clusters.map((c) => ({ schema: s.name, shard: c.shard, cluster: c.cluster, count: c.count }))),
-    ...(overlay ? { overlay: overlay.overlay } : {}),
+    ...(config.cache.enabled ? { overlay: { size: () => overlayOf().size(), evictions: () => overlayOf().evictions() } } : {}),
     sources: () => sources.observedSources(),
     ccrs: { phases: CCR_PHASES, list: () => sources.observedCcrs() },
     readiness: () => Object.values(readiness),
   });
-  const sources = new Sources({ config, cache: stores.cache, metrics, log: logger });
+  const sources = new Sources({ config, metrics, log: logger });
+  // The configured sources list while the state loads: a restart does both at once.
+  sources.prefetch();
+  const state = await openState(config, logger).catch(async (err: unknown) => {
+    await sources.stop();
+    throw err;
+  });
+  const stores = { source: state.source, cache: state.cache };
+  const embedded = createEmbeddedSource(stores.source);
+  const overlay = createOverlay(config, stores.cache, (key, cause) => replicas?.recorder?.evicted(key, cause));
+  const overlayOf = (): ObservedOverlay => {
+    if (overlay === undefined) throw new Error('the overlay metrics are registered only when the overlay is enabled');
+    return overlay.overlay;
+  };
+  const watches = { embedded: new ActiveWatches(), cache: new ActiveWatches() };
   // With etcd, replicas may share the state: one of them, elected, runs the controllers.
   const leadership = state.replicas === undefined
     ? undefined
@@ -115,7 +126,7 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
       await replicas?.start();
       const address = await fastify.listen({ host: config.host, port: config.port });
       serving = true;
-      sources.start(loopbackUrl(address), auth.internalToken, leadership === undefined);
+      sources.start(stores.cache, loopbackUrl(address), auth.internalToken, leadership === undefined);
       leadership?.start();
       // The Node.js version says which runtime serves: npm scripts run the one package.json installs.
       logger.info({ address, node: process.version }, 'cachegate is serving');

@@ -20,6 +20,7 @@ import { DiscoveryClient } from '../kube/discovery-client.js';
 import type { Reflector } from '../kube/reflector.js';
 import { DynamicClient } from '../kube/dynamic-client.js';
 import { ccrClient } from './ccr-client.js';
+import type { Prefetched } from './informer-prefetch.js';
 import type { SharedInformers } from '../kube/shared-informers.js';
 import type { SourceConnection } from '../kube/source-connection.js';
 import { clusterOf } from '../kube/source-connection.js';
@@ -50,6 +51,8 @@ export interface SourceRuntimeOptions {
    * to follow() only.
    */
   readonly leading: boolean;
+  /** prefetched: the informers started for this source while the state loaded, handed over as the controllers take theirs. */
+  readonly prefetched?: Prefetched;
 }
 
 /** SourceRuntime is one running source. */
@@ -94,6 +97,7 @@ export function startSourceRuntime(opts: SourceRuntimeOptions): SourceRuntime {
   const running = new Set<{ readonly child: ReplicationController; readonly resourceVersion: () => string }>();
   const startChild: StartChild = async (spec, onCountsChanged) => {
     const lease = informers.acquire(source, spec.gvr, spec.cluster);
+    opts.prefetched?.handOver(spec.cluster, spec.gvr);
     const child = new ReplicationController({
       spec, source: lease.reflector, cache: opts.cache, workers: opts.workers.replication,
       log: log.child({ cluster: spec.cluster, resource: `${spec.gvr.resource}.${spec.gvr.group}` }),
@@ -137,6 +141,8 @@ export function startSourceRuntime(opts: SourceRuntimeOptions): SourceRuntime {
     controller.start();
   };
   const follow = async (): Promise<void> => {
+    // A follower replicates nothing: what was prefetched for the controllers is not needed.
+    opts.prefetched?.releaseAll();
     const stopping = controller;
     controller = undefined;
     // A first sync cut short by a lost leadership no longer gates: the new leader keeps the cache.

@@ -1,7 +1,8 @@
 // The sources of one app: their connections, their running runtimes (root controller and
 // replication controllers each), the informers they share, and what the rest of the app asks of
-// them (readiness, CCR reports, replication progress, write clients). Sources start once the HTTP
-// listener is up, since the embedded source is reached through it.
+// them (readiness, CCR reports, replication progress, write clients). The configured sources are
+// connected, and their informers prefetched, before the state loads; the runtimes start once the
+// HTTP listener is up, since the embedded source is reached through it.
 
 import type { Logger } from 'pino';
 import type { Config } from '../config/config.js';
@@ -19,7 +20,9 @@ import { replicatedAtLeast } from '../read/replication-progress.js';
 import type { IndexReader, ResourceStore } from '../store/store.js';
 import { cachePurger } from './cache-store.js';
 import { LoopTurns } from '../apimachinery/loop-turns.js';
-import { startSourceRuntime } from './source-runtime.js';
+import { prefetchInformers } from './informer-prefetch.js';
+import type { Prefetched } from './informer-prefetch.js';
+import { CCR_GVR, startSourceRuntime } from './source-runtime.js';
 import type { SourceRuntime } from './source-runtime.js';
 
 /** CCR_PHASES are every phase a CCR's status may have: the compiler holds the list to CcrPhase, both ways. */
@@ -28,7 +31,6 @@ export const CCR_PHASES: readonly string[] = Object.keys({ Initializing: true, R
 /** SourcesOptions are what the sources need from the app. */
 export interface SourcesOptions {
   readonly config: Pick<Config, 'embedded' | 'sources' | 'workers'>;
-  readonly cache: ResourceStore & IndexReader;
   readonly metrics: Metrics;
   readonly log: Logger;
 }
@@ -42,6 +44,8 @@ export class Sources {
   readonly #runtimes: SourceRuntime[] = [];
   /** #connectionErrors names the configured sources that could not even be connected (a bad kubeconfig). */
   readonly #connectionErrors = new Map<string, string>();
+  /** #remote: the configured sources connected, each with its prefetch; undefined until connected. */
+  #remote: { readonly source: SourceConnection; readonly prefetched: Prefetched }[] | undefined;
 
   constructor(opts: SourcesOptions) {
     this.#opts = opts;
@@ -65,29 +69,42 @@ export class Sources {
   }
 
   /**
-   * start connects every source (the embedded one at baseUrl). With leading, their controllers
-   * start at once and readiness waits for their first sync; otherwise they run from lead() to
-   * follow() (a replica under leader election).
+   * prefetch connects the configured sources and starts the informers their controllers will
+   * need (see informer-prefetch.ts), so their lists run while the state loads. start calls it
+   * if nobody did.
    */
-  start(baseUrl: string, internalToken: string | undefined, leading: boolean): void {
-    const { config, cache, metrics, log } = this.#opts;
-    const connections: SourceConnection[] = [];
-    if (config.embedded.enabled) connections.push(embeddedSource(baseUrl, internalToken));
-    for (const sourceConfig of config.sources) {
+  prefetch(): void {
+    if (this.#remote !== undefined) return;
+    this.#remote = [];
+    for (const sourceConfig of this.#opts.config.sources) {
       try {
-        connections.push(connectSource(sourceConfig));
+        const source = connectSource(sourceConfig);
+        this.#remote.push({ source, prefetched: prefetchInformers(this.#informers, source, CCR_GVR) });
       } catch (err) {
         // One broken source must not stop the others; readiness names it.
         this.#connectionErrors.set(sourceConfig.name, err instanceof Error ? err.message : String(err));
-        log.error({ source: sourceConfig.name, err }, 'source not connected');
+        this.#opts.log.error({ source: sourceConfig.name, err }, 'source not connected');
       }
     }
-    for (const source of connections) {
+  }
+
+  /**
+   * start runs every source's runtime over the cache (the embedded source at baseUrl). With
+   * leading, their controllers start at once and readiness waits for their first sync; otherwise
+   * they run from lead() to follow() (a replica under leader election).
+   */
+  start(cache: ResourceStore & IndexReader, baseUrl: string, internalToken: string | undefined, leading: boolean): void {
+    const { config, metrics, log } = this.#opts;
+    this.prefetch();
+    const connections: { readonly source: SourceConnection; readonly prefetched?: Prefetched }[] = [];
+    if (config.embedded.enabled) connections.push({ source: embeddedSource(baseUrl, internalToken) });
+    connections.push(...(this.#remote ?? []));
+    for (const { source, prefetched } of connections) {
       this.#runtimes.push(startSourceRuntime({
         source, informers: this.#informers, cache, purger: cachePurger(cache), metrics,
         log: log.child({ source: source.name }), workers: config.workers, turns: this.#turns,
         observeLag: (seconds) => metrics.replicationLag.observe({ shard: source.name }, seconds),
-        leading,
+        leading, ...(prefetched ? { prefetched } : {}),
       }));
     }
   }
@@ -105,6 +122,7 @@ export class Sources {
   /** stop stops every runtime, then every informer. */
   async stop(): Promise<void> {
     await Promise.all(this.#runtimes.splice(0).map((runtime) => runtime.stop()));
+    for (const { prefetched } of this.#remote ?? []) prefetched.releaseAll();
     this.#informers.stopAll();
   }
 

@@ -25,6 +25,7 @@ import type { StreamsGauge, SubscriptionsGauge } from './stream-metrics.js';
 
 export type { CcrObservation, ObservedCcrs } from './ccr-gauges.js';
 export type { ReadinessCheck, SourceObservation } from './source-gauges.js';
+export type { ObservedOverlay } from './observed-gauges.js';
 export type { GraphqlCounters, GraphqlOperationType, OpenStreamsGauge } from './stream-metrics.js';
 
 /** ObservedState is the app state the scrape-time gauges read at each scrape. */

@@ -35,6 +35,8 @@ export class GroupCommit<Item, Result> {
   private queue: Pending<Item, Result>[] = [];
   private scheduled = false;
   private drainWaiters: (() => void)[] = [];
+  /** holds: how many holders keep batches from being applied now (see hold). */
+  private holds = 0;
 
   constructor(
     private readonly apply: ApplyBatch<Item, Result>,
@@ -48,6 +50,21 @@ export class GroupCommit<Item, Result> {
       this.queue.push({ item, bytes, resolve, reject });
       this.schedule();
     });
+  }
+
+  /**
+   * hold keeps every batch waiting until the returned release is called (each holder releases
+   * once): a reader that yields to the event loop sees no commit land meanwhile.
+   */
+  hold(): () => void {
+    this.holds++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.holds--;
+      if (this.queue.length > 0) this.schedule();
+    };
   }
 
   /** drained resolves once nothing is queued any more. */
@@ -64,6 +81,8 @@ export class GroupCommit<Item, Result> {
 
   private flush(): void {
     this.scheduled = false;
+    // The last release schedules the flush again.
+    if (this.holds > 0) return;
     const batch = this.takeBatch();
     if (batch.length > 0) this.run(batch);
     if (this.queue.length > 0) {

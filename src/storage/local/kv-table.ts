@@ -61,8 +61,8 @@ export class KvTable {
   /**
    * pagesUnder reads every key that starts with prefix, in key order, a page of rows at a time:
    * the caller decodes a page while its values are young, so the raw text of a large key space
-   * dies in the young generation instead of being held (and promoted) all at once. Read the pages
-   * without yielding to the event loop: no commit may land between two of them.
+   * dies in the young generation instead of being held (and promoted) all at once. No commit may
+   * land between two pages: the caller holds the commits while it reads them.
    */
   *pagesUnder(prefix: string, pageRows = LIST_PAGE_ROWS): Generator<StoredEntry[]> {
     const end = prefixEnd(prefix) ?? null;

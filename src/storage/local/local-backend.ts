@@ -86,20 +86,28 @@ export class LocalBackend implements Backend {
   list<T>(prefix: string, read: EntryReader<T>): Promise<BackendList<T>>;
   async list<T>(prefix: string, read?: EntryReader<T>): Promise<BackendList<T | StoredEntry>> {
     this.assertOpen();
-    // node:sqlite is synchronous and batches commit synchronously, so no batch can land between
-    // reading the rows and reading the revision: both describe the same moment.
-    const entries: (T | StoredEntry)[] = [];
-    const pages = this.table.pagesUnder(prefix);
-    for (;;) {
-      let page: IteratorResult<StoredEntry[]>;
-      try {
-        page = pages.next();
-      } catch (err) {
-        throw this.storageFailure(err);
+    // The rows and the revision must describe one moment: no batch commits until the list has
+    // read its last page. Between pages the event loop turns, so a large key space loading at
+    // start does not keep the process from everything else it has begun (its sources' lists).
+    const release = this.writes.hold();
+    try {
+      const entries: (T | StoredEntry)[] = [];
+      const pages = this.table.pagesUnder(prefix);
+      for (;;) {
+        let page: IteratorResult<StoredEntry[]>;
+        try {
+          page = pages.next();
+        } catch (err) {
+          throw this.storageFailure(err);
+        }
+        if (page.done) return { revision: this.revision, entries };
+        if (read === undefined) entries.push(...page.value);
+        else readEach(page.value, read, entries);
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        this.assertOpen();
       }
-      if (page.done) return { revision: this.revision, entries };
-      if (read === undefined) entries.push(...page.value);
-      else readEach(page.value, read, entries);
+    } finally {
+      release();
     }
   }
 

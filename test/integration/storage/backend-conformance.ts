@@ -14,6 +14,7 @@
 //   case 11: values round-trip: unicode, and 1 MB through commit, list and feed
 //   case 12: currentRevision is at least every revision a commit or list returned
 //   case 13: a prefix covers keys that go on with any character, listed in code point (UTF-8 byte) order
+//   case 14: a list of several pages during concurrent commits is one moment: exactly the commits at or below its revision
 
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -240,6 +241,20 @@ export function describeBackendConformance(
       await feed.reached(last);
       await running.stop();
       expect(feed.changes.map((change) => change.key)).toEqual([...inside].reverse());
+    });
+
+    it('case 14: a list of several pages during concurrent commits is one moment: exactly the commits at or below its revision', async () => {
+      fresh();
+      const store = await backend();
+      const before = await Promise.all(range(3_000).map((i) => committed(store, { kind: 'create', key: key(`/m/${String(i).padStart(5, '0')}`), value: 'x'.repeat(200) })));
+      // Submitted as the list starts, under keys in its first page: each lands wholly before or
+      // wholly after the list's moment, never after its first page was read but within its revision.
+      const during = range(300).map(async (i) => [key(`/m/0-late-${i}`), await committed(store, { kind: 'create', key: key(`/m/0-late-${i}`), value: 'y' })] as const);
+      const listed = await store.list(key('/m/'));
+      const late = await Promise.all(during);
+      const expected = [...before.map((_, i) => key(`/m/${String(i).padStart(5, '0')}`)), ...late.filter(([, revision]) => revision <= listed.revision).map(([path]) => path)];
+      expect(listed.entries.map((entry) => entry.key).sort()).toEqual(expected.sort());
+      for (const entry of listed.entries) expect(entry.modRevision).toBeLessThanOrEqual(listed.revision);
     });
   });
 }
