@@ -22,6 +22,7 @@ interface CcrStatus {
   readonly conditions?: readonly { readonly type: string; readonly status: string }[];
 }
 
+const SECRETS = { group: '', version: 'v1', resource: 'secrets' };
 const MISSING = { group: 'nowhere.example.com', version: 'v1', resource: 'ghosts' };
 
 describe('prefetchInformers', () => {
@@ -35,10 +36,12 @@ describe('prefetchInformers', () => {
     client = new DynamicClient(source);
     await client.create('root', CCR_GVR, undefined, ccr('configmaps', CONFIGMAPS) as KubeObject);
     await client.create('root', CCR_GVR, undefined, ccr('ghosts', MISSING) as KubeObject);
+    await client.create('root', CCR_GVR, undefined, ccr('secrets', SECRETS) as KubeObject);
     // The source's own controller reports the first Ready and the second not (no such resource).
     await eventually(async () => {
       const statuses = new Map((await client.list('root', CCR_GVR)).items.map((item) => [item.metadata.name, item['status'] as CcrStatus | undefined]));
       expect(statuses.get('configmaps')?.phase).toBe('Ready');
+      expect(statuses.get('secrets')?.phase).toBe('Ready');
       expect(statuses.get('ghosts')?.conditions?.find((c) => c.type === 'ResourceValid')?.status).toBe('False');
     });
   });
@@ -49,7 +52,7 @@ describe('prefetchInformers', () => {
   it('case 1: starts the CCR informer and, once it has listed, the informer of each Ready CCR\'s resource only', async () => {
     const informers = new SharedInformers({ log: SILENT });
     const prefetched = prefetchInformers(informers, source, CCR_GVR);
-    await eventually(() => expect(running(informers)).toEqual(['*|clustercachedresources', 'root|configmaps']));
+    await eventually(() => expect(running(informers)).toEqual(['*|clustercachedresources', 'root|configmaps', 'root|secrets']));
     const configmaps = informers.all().find((r) => r.gvr.resource === 'configmaps');
     await eventually(() => expect(configmaps?.hasSynced()).toBe(true));
     prefetched.releaseAll();
@@ -63,12 +66,26 @@ describe('prefetchInformers', () => {
     await eventually(() => expect(running(informers)).toContain('root|configmaps'));
     const holder = informers.acquire(source, CONFIGMAPS, 'root');
     prefetched.handOver('root', CONFIGMAPS);
+    expect(running(informers)).toEqual(['*|clustercachedresources', 'root|configmaps', 'root|secrets']);
     prefetched.releaseAll();
     expect(running(informers)).toEqual(['root|configmaps']);
     await client.create('root', CONFIGMAPS, 'default', configMap('after-hand-over'));
     await eventually(() => expect(holder.reflector.get('root', 'default', 'after-hand-over')).toBeDefined());
     holder.release();
     expect(running(informers)).toEqual([]);
+    informers.stopAll();
+  });
+
+  it('case 3: an informer whose CCR is deleted is released, and with nothing left to hand over the CCR informer goes too', async () => {
+    const informers = new SharedInformers({ log: SILENT });
+    const prefetched = prefetchInformers(informers, source, CCR_GVR);
+    await eventually(() => expect(running(informers)).toContain('root|secrets'));
+    const holder = informers.acquire(source, CONFIGMAPS, 'root');
+    await client.delete('root', CCR_GVR, undefined, 'secrets');
+    await eventually(() => expect(running(informers)).toEqual(['*|clustercachedresources', 'root|configmaps']));
+    prefetched.handOver('root', CONFIGMAPS);
+    await eventually(() => expect(running(informers)).toEqual(['root|configmaps']));
+    holder.release();
     informers.stopAll();
   });
 });
