@@ -10,7 +10,7 @@
 import type { GroupVersionResource } from '../apimachinery/gvr.js';
 import { schemaOf } from '../apimachinery/gvr.js';
 import type { KubeObject } from '../apimachinery/object-meta.js';
-import { readCcr } from '../controllers/clustercachedresources/ccr-view.js';
+import { ccrKey, readCcr } from '../controllers/clustercachedresources/ccr-view.js';
 import type { InformerLease, SharedInformers } from '../kube/shared-informers.js';
 import { clusterOf } from '../kube/source-connection.js';
 import type { SourceConnection } from '../kube/source-connection.js';
@@ -33,7 +33,7 @@ export interface Prefetched {
 export function prefetchInformers(informers: SharedInformers, source: SourceConnection, ccrGvr: GroupVersionResource): Prefetched {
   const ccrs = informers.acquire(source, ccrGvr, undefined);
   const leases = new Map<string, InformerLease>();
-  /** byCcr: the lease key each prefetching CCR (`cluster|name`) holds. */
+  /** byCcr: the lease key each prefetching CCR (by ccrKey) holds. */
   const byCcr = new Map<string, string>();
   let released = false;
   const release = (key: string): void => {
@@ -51,7 +51,7 @@ export function prefetchInformers(informers: SharedInformers, source: SourceConn
   const observe = (ccr: KubeObject, added: boolean): void => {
     if (released) return;
     const view = readCcr(clusterOf(source, ccr), ccr);
-    const id = `${view.cluster}|${view.name}`;
+    const id = ccrKey(view.cluster, view.name);
     // A CCR that was not replicating (new, invalid, failing) is left to its controller: an
     // informer prefetched for a resource that does not exist would only retry and log.
     const wanted = !view.deleting && view.status['phase'] === 'Ready' ? leaseKey(view.cluster, view.gvr) : undefined;
@@ -64,7 +64,7 @@ export function prefetchInformers(informers: SharedInformers, source: SourceConn
   const removeHandler = ccrs.reflector.addHandler({
     add: (ccr) => observe(ccr, true),
     update: (ccr) => observe(ccr, false),
-    delete: (ccr) => drop(`${clusterOf(source, ccr)}|${ccr.metadata.name ?? ''}`),
+    delete: (ccr) => drop(ccrKey(clusterOf(source, ccr), ccr.metadata.name ?? '')),
   });
   const prefetched: Prefetched = {
     handOver(cluster, gvr) {
