@@ -23,13 +23,21 @@ warm-up and a full GC of both, and its ratio is the median of the five rounds' r
 listed) and the targets are in \`bench/system/figures.ts\` and \`bench/system/durable-figures.ts\`. Results:
 \`bench/results/latest.json\` (every figure, target, met or not, machine),
 \`bench/results/latest.md\` (this table); \`npm run bench:readme\` copies it here. \`SCALE_N\` sets
-the scale run's object count (default 1,000,000); \`PHASES=100000,local,etcd\` runs only those
-phases. The older per-part benches remain: \`bench:store\`, \`bench:replication\`,
-\`bench:facade\`, \`bench:overlay\`, \`bench:read-your-writes\` (a write through one replica
+the scale run's object count (default 1,000,000; \`SCALE_N=5000000\` is the opt-in scale step,
+whose targets are RSS ≤ 6 GiB and an initial sync of ≥ 10,000 objects/s; its last run is in
+\`bench/results/scale-5m.md\`); \`PHASES=100000,local,etcd\` runs only those phases. The older
+per-part benches remain: \`bench:store\`, \`bench:replication\`, \`bench:facade\`,
+\`bench:overlay\`, \`bench:read-your-writes\` (a write through one replica
 read at once on another with its token), \`bench:etcd\` (the etcd backend alone: commit and
 feed latency at a steady rate, CPU per write in this process and in etcd, commits per
 transaction), and \`bench:failover\` (three replicas on one etcd: kill -9 of the leader → a
 copy written by the new leader, median of 5; last run 8.3 s with \`ha.leaseSeconds\` 10).
+
+The process turns off V8's allocation-site pretenuring as it starts (\`src/main.ts\`), whichever
+way it is launched. With it on, about half of the starts of a process that took writes and then
+synced them ended with sites of the request path allocating straight into the old generation:
+every young collection then copied megabytes of finished requests (16-40 ms each instead of under
+1 ms), and a point read cost about half again as much CPU for the rest of the process's life.
 
 ![Initial sync throughput and replication lag p99 against object count](bench/results/lag-throughput.svg)
 `;
