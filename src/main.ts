@@ -2,7 +2,6 @@
 
 import { readFileSync } from 'node:fs';
 import { enableCompileCache } from 'node:module';
-import { setFlagsFromString } from 'node:v8';
 import type { App } from './app.js';
 import { StorageOpenError } from './storage/storage-open-error.js';
 import { ConfigError } from './config/config-error.js';
@@ -28,15 +27,6 @@ function readConfigOrExit(): Config {
  * finish, watches end, and the process exits, well within 10 s.
  */
 const SHUTDOWN_DELAY_MS = 2000;
-
-// V8's allocation-site pretenuring allocates objects of a site straight into the old generation
-// once most of them survived a young collection. The sync's long-lived copies can tip sites the
-// request path shares (parsed headers, replies, loggers) into it; their objects then die in the
-// old generation and hold young ones alive, every young collection copies megabytes, and a point
-// read costs about half again as much CPU for the rest of the process's life (seen in about half
-// of the starts, at random). The cache's objects are promoted by the young collections instead.
-// Set before the app is loaded, so that no code is compiled with the old setting.
-setFlagsFromString('--no-allocation-site-pretenuring');
 
 // V8 keeps the code it compiled for the next start (in the OS temp directory; a cache that
 // cannot be written is simply not used): a restart then spends about half a second less loading

@@ -33,12 +33,6 @@ feed latency at a steady rate, CPU per write in this process and in etcd, commit
 transaction), and \`bench:failover\` (three replicas on one etcd: kill -9 of the leader → a
 copy written by the new leader, median of 5; last run 8.3 s with \`ha.leaseSeconds\` 10).
 
-The process turns off V8's allocation-site pretenuring as it starts (\`src/main.ts\`), whichever
-way it is launched. With it on, about half of the starts of a process that took writes and then
-synced them ended with sites of the request path allocating straight into the old generation:
-every young collection then copied megabytes of finished requests (16-40 ms each instead of under
-1 ms), and a point read cost about half again as much CPU for the rest of the process's life.
-
 ![Initial sync throughput and replication lag p99 against object count](bench/results/lag-throughput.svg)
 `;
 
