@@ -9,7 +9,8 @@
 // phase per durable backend (durable-phase.ts: local, then etcd) with 100k widgets measures sync,
 // disk, lag, point reads (as a ratio to the memory backend's at 100k) and a graceful restart.
 // Then it prints every figure and writes bench/results/latest.{json,md} and lag-throughput.svg.
-// Env: SCALE_N (default 1,000,000; 5,000,000 is the opt-in scale step, with its own targets), LAG_SECONDS (8), SECONDS per load run (5), ROUNDS (5),
+// Env: SCALE_N (default 1,000,000; 5,000,000 is the opt-in scale step, with its own targets),
+// LAG_SECONDS (8), SECONDS per load run (5), ROUNDS (5),
 // POINT_READ_ROUNDS (3), DURABLE_POINT_READ_ROUNDS (5); REPLICATION_WORKERS sets the durable phases' workers.replication;
 // PHASES=20000,100000,local,etcd runs only those phases (for profiling; results are partial).
 
