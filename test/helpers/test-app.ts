@@ -20,10 +20,15 @@ export interface TestApp extends AsyncDisposable {
 /**
  * testConfig builds a validated config from a config-file-shaped object, on a free port. The
  * stores are in memory unless the fields name a backend: the tests of durable state say so.
+ * Load shedding is off unless the fields set `limits.maxEventLoopDelayMs`: on a loaded two-core
+ * test machine one large body or write can stall the event loop past the production threshold
+ * (1 s), and a test's next requests would be shed with 503 instead of showing what they check.
+ * The tests of shedding turn it on.
  */
 export function testConfig(fields: Record<string, unknown> = {}): Config {
   const store = { backend: 'memory', ...(fields['store'] as Record<string, unknown> | undefined) };
-  const text = JSON.stringify({ port: 0, logLevel: 'silent', ...fields, store });
+  const limits = { maxEventLoopDelayMs: 0, ...(fields['limits'] as Record<string, unknown> | undefined) };
+  const text = JSON.stringify({ port: 0, logLevel: 'silent', ...fields, store, limits });
   return loadConfig({ argv: ['--config', 'test.json'], env: {}, readFile: () => text });
 }
 

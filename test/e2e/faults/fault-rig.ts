@@ -32,16 +32,13 @@ export interface RigOptions {
   readonly seed?: boolean;
 }
 
-/** NO_SHEDDING: a loaded test machine must not turn the rig's own requests into 503s. */
-const NO_SHEDDING = { limits: { maxEventLoopDelayMs: 0 } };
-
 /** startRig starts the three pieces; with seed (default) the CRD and the CCR exist in the remote. */
 export async function startRig(opts: RigOptions = {}): Promise<Rig> {
-  const remote = await startTestApp({ ...NO_SHEDDING, ...opts.remoteFields });
+  const remote = await startTestApp(opts.remoteFields);
   const proxy = await TcpProxy.start(Number(new URL(remote.url).port));
   if (opts.seed ?? true) await seed(remote.clusterUrl('root'));
   if (opts.proxyDown) await proxy.down();
-  const local = await startTestApp({ ...NO_SHEDDING, embedded: { enabled: false }, sources: [{ name: 'remote', kind: 'kcp', kubeconfig: kubeconfigFor(`http://127.0.0.1:${proxy.port}`) }] });
+  const local = await startTestApp({ embedded: { enabled: false }, sources: [{ name: 'remote', kind: 'kcp', kubeconfig: kubeconfigFor(`http://127.0.0.1:${proxy.port}`) }] });
   return {
     remote, proxy, local,
     things: `${remote.clusterUrl('root')}/apis/${GVR.group}/${GVR.version}/${GVR.resource}`,

@@ -95,7 +95,6 @@ describe('a source restarted empty on the same address', () => {
     source = await startSource(port);
     local = await startTestApp({
       embedded: { enabled: false },
-      limits: { maxEventLoopDelayMs: 0 },
       sources: [{ name: 'remote', kind: 'kcp', kubeconfig: kubeconfigFor(`http://127.0.0.1:${port}`) }],
     });
   });
