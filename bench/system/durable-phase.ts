@@ -1,7 +1,8 @@
 // The durable backends' phase of the system bench: for `local` (SQLite, fsync on) and `etcd` (one
 // member started here on free loopback ports with a temporary data directory), a fresh source
 // with n widgets and a fresh cachegate whose store is that backend, measured in order:
-//   initial sync → disk bytes of the backend's data directory → lag (2 s at 500 writes/s, then
+//   initial sync (with the process's memory before and after it) → disk bytes of the backend's
+//   data directory → lag (2 s at 500 writes/s, then
 //   steady 2,000/s) → point reads of random objects, in rounds interleaved with a memory-backend
 //   cachegate synced from the same source (the reference the ratio is taken to) → graceful
 //   restart over the same state.
@@ -17,7 +18,7 @@ import type { LoadResult } from '../lib/load-generator.js';
 import { interleavedPointReads, roundRatios } from './point-reads.js';
 import type { PointReadLoad, PointReadRounds } from './point-reads.js';
 import { startMeasured, startSource } from './processes.js';
-import type { MeasuredProcess, SourceProcess, StoreUnderTest } from './processes.js';
+import type { MeasuredProcess, Memory, SourceProcess, StoreUnderTest } from './processes.js';
 import { copyCount, lagRun, syncRun } from './replication.js';
 import type { LagResult, SyncResult } from './replication.js';
 import { restartRun } from './restart.js';
@@ -44,6 +45,9 @@ export interface DurablePhaseResult {
   readonly avgJsonBytes: number;
   readonly replicationWorkers?: number;
   readonly sync: SyncResult;
+  /** memoryBefore and memoryAfter: the measured process right before the CCR is created and once every copy is there (each after a full GC). */
+  readonly memoryBefore: Memory;
+  readonly memoryAfter: Memory;
   /** disk: the data directory (local) or the etcd member's data directory, right after the sync. */
   readonly disk: DiskUsage;
   readonly cold: LagResult;
@@ -93,9 +97,11 @@ export async function runDurablePhase(plan: DurablePlan): Promise<DurablePhaseRe
     const sourceUrl = source.url;
     measured = await startMeasured(sourceUrl, options);
     await settle();
+    const memoryBefore = await measured.memory();
     const sync = await syncRun(source, measured, plan.n, plan.syncTimeoutMs);
     step(sync.ms === undefined ? `sync timed out at ${sync.copies} copies` : `synced in ${(sync.ms / 1000).toFixed(1)} s`);
     await settle();
+    const memoryAfter = await measured.memory();
     const disk = diskUsage(storage.dataDir);
     const cold = await lagRun(source, measured, plan.n, 500, 2);
     const lag = await lagRun(source, measured, plan.n, LAG_RATE, plan.lagSeconds);
@@ -106,7 +112,7 @@ export async function runDurablePhase(plan: DurablePlan): Promise<DurablePhaseRe
     measured = restarted.measured;
     step(`restarted: ready in ${(restarted.restart.readyMs / 1000).toFixed(1)} s, ${restarted.restart.rewritten} copies rewritten`);
     return {
-      backend: plan.backend, n: plan.n, avgJsonBytes: seeded.avgJsonBytes, sync, disk, cold, lag, restart: restarted.restart,
+      backend: plan.backend, n: plan.n, avgJsonBytes: seeded.avgJsonBytes, sync, memoryBefore, memoryAfter, disk, cold, lag, restart: restarted.restart,
       pointRead: durableReads.median, memoryPointRead: memoryReads.median,
       pointReadRatios: roundRatios(durableReads, memoryReads),
       ...(plan.replicationWorkers === undefined ? {} : { replicationWorkers: plan.replicationWorkers }),

@@ -8,6 +8,7 @@ import type { DurablePhaseResult } from './durable-phase.js';
 import { durableFigures } from './durable-figures.js';
 import { count, fmt, ms } from './figure-format.js';
 import type { Figure } from './figure-format.js';
+import { memoryFigures } from './memory-figures.js';
 import type { Memory } from './processes.js';
 import type { LagResult, SyncResult } from './replication.js';
 
@@ -41,7 +42,7 @@ export function figuresOf(phases: readonly PhaseResult[], durable: readonly Dura
   for (const p of phases) if (p.facade) figures.push(...facadeFigures(p.facade, p.n));
   for (const p of phases) figures.push(syncFigure(p, p.n === headlineN));
   for (const p of phases) figures.push(...lagFigures(p));
-  for (const p of phases) figures.push(...memoryFigures(p, p.n === headlineN));
+  for (const p of phases) figures.push(...phaseMemoryFigures(p, p.n === headlineN));
   for (const p of phases) figures.push(pointReadFigure(p));
   for (const d of durable) figures.push(...durableFigures(d));
   const scale = phases[phases.length - 1];
@@ -115,22 +116,12 @@ function lagFigures(p: PhaseResult): Figure[] {
   ];
 }
 
-function memoryFigures(p: PhaseResult, headline: boolean): Figure[] {
-  const rss = (p.memoryAfter.rss - p.memoryBefore.rss) / p.n;
-  const heap = (p.memoryAfter.heapUsed - p.memoryBefore.heapUsed) / p.n;
-  const json = { name: 'JSON size of the object', value: p.avgJsonBytes, text: `${fmt(p.avgJsonBytes)} B` };
-  return [
-    {
-      id: `memory.${p.n}.rss_per_object`, name: `RSS per replicated object, ${count(p.n)} objects (embedded source off)`, value: rss, unit: 'B',
-      text: `${fmt(rss)} B (RSS ${fmt(p.memoryBefore.rss / 2 ** 20)} → ${fmt(p.memoryAfter.rss / 2 ** 20)} MiB)`,
-      reference: json, ratio: rss / p.avgJsonBytes, ...(headline ? { target: { text: '≤ 2x', met: rss / p.avgJsonBytes <= 2 } } : {}),
-    },
-    {
-      id: `memory.${p.n}.heap_per_object`, name: `heap per replicated object after GC, ${count(p.n)} objects`, value: heap, unit: 'B',
-      text: `${fmt(heap)} B (heap ${fmt(p.memoryBefore.heapUsed / 2 ** 20)} → ${fmt(p.memoryAfter.heapUsed / 2 ** 20)} MiB)`,
-      reference: json, ratio: heap / p.avgJsonBytes, ...(headline ? { target: { text: '≤ 1.5x', met: heap / p.avgJsonBytes <= 1.5 } } : {}),
-    },
-  ];
+function phaseMemoryFigures(p: PhaseResult, headline: boolean): Figure[] {
+  return memoryFigures({
+    id: `memory.${p.n}`, n: p.n, avgJsonBytes: p.avgJsonBytes, before: p.memoryBefore, after: p.memoryAfter, withTargets: headline,
+    rssName: `RSS per replicated object, ${count(p.n)} objects (embedded source off)`,
+    heapName: `heap per replicated object after GC, ${count(p.n)} objects`,
+  });
 }
 
 /**

@@ -20,7 +20,8 @@ and on \`etcd\` (one member the bench starts), then restarts cachegate over the 
 same run as its reference (interleaved rounds, medians, for the load figures; a durable
 backend's point reads are paired round by round with a memory-backend cachegate's, after a
 warm-up and a full GC of both, and its ratio is the median of the five rounds' ratios, each
-listed) and the targets are in \`bench/system/figures.ts\` and \`bench/system/durable-figures.ts\`. Results:
+listed) and the targets are in \`bench/system/figures.ts\`, \`bench/system/memory-figures.ts\` and
+\`bench/system/durable-figures.ts\`. Results:
 \`bench/results/latest.json\` (every figure, target, met or not, machine),
 \`bench/results/latest.md\` (this table); \`npm run bench:readme\` copies it here. \`SCALE_N\` sets
 the scale run's object count (default 1,000,000; \`SCALE_N=5000000\` is the opt-in scale step,
