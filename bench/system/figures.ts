@@ -9,6 +9,7 @@ import { durableFigures } from './durable-figures.js';
 import { count, fmt, ms } from './figure-format.js';
 import type { Figure } from './figure-format.js';
 import { memoryFigures } from './memory-figures.js';
+import type { MemoryPhaseResult } from './memory-phase.js';
 import type { Memory } from './processes.js';
 import type { LagResult, SyncResult } from './replication.js';
 
@@ -33,16 +34,27 @@ export type { Figure } from './figure-format.js';
 
 const GiB = 1024 ** 3;
 
+/** Measured is everything one run of the system bench measured. */
+export interface Measured {
+  readonly phases: readonly PhaseResult[];
+  /** smallMemory: the memory-only phases of small objects (their memory rows, with the targets at headlineN). */
+  readonly smallMemory: readonly MemoryPhaseResult[];
+  readonly durable: readonly DurablePhaseResult[];
+  readonly headlineN: number;
+}
+
 /**
- * figuresOf builds every row from the phases: facade, sync, lag, memory, point reads (memory
- * backend), then each durable backend's rows, then scale (the last memory phase).
+ * figuresOf builds every row from the phases: facade, sync, lag, memory (the full phases', then
+ * the small objects'), point reads (memory backend), then each durable backend's rows, then scale
+ * (the last full phase).
  */
-export function figuresOf(phases: readonly PhaseResult[], durable: readonly DurablePhaseResult[], headlineN: number): Figure[] {
+export function figuresOf({ phases, smallMemory, durable, headlineN }: Measured): Figure[] {
   const figures: Figure[] = [];
   for (const p of phases) if (p.facade) figures.push(...facadeFigures(p.facade, p.n));
   for (const p of phases) figures.push(syncFigure(p, p.n === headlineN));
   for (const p of phases) figures.push(...lagFigures(p));
   for (const p of phases) figures.push(...phaseMemoryFigures(p, p.n === headlineN));
+  for (const m of smallMemory) figures.push(...smallMemoryFigures(m, m.n === headlineN));
   for (const p of phases) figures.push(pointReadFigure(p));
   for (const d of durable) figures.push(...durableFigures(d));
   const scale = phases[phases.length - 1];
@@ -114,6 +126,15 @@ function lagFigures(p: PhaseResult): Figure[] {
     row(`lag.${p.n}.cold`, `replication lag, ${count(p.n)} objects, first 2 s after the sync at 500 writes/s`, p.cold, false),
     ...p.lags.map((l) => row(`lag.${p.n}.${l.rate}`, `replication lag, ${count(p.n)} objects, steady ${fmt(l.rate)} writes/s`, l, l.rate === 2000)),
   ];
+}
+
+function smallMemoryFigures(m: MemoryPhaseResult, headline: boolean): Figure[] {
+  const synced = m.sync.ms === undefined ? `the sync timed out at ${fmt(m.sync.copies)} copies` : `synced at ${fmt(m.sync.perSecond)} objects/s`;
+  return memoryFigures({
+    id: `memory.${m.n}.${m.shape}`, n: m.n, avgJsonBytes: m.avgJsonBytes, before: m.memoryBefore, after: m.memoryAfter, withTargets: headline,
+    rssName: `RSS per replicated object, ${count(m.n)} ${m.shape} objects (embedded source off; ${synced})`,
+    heapName: `heap per replicated object after GC, ${count(m.n)} ${m.shape} objects`,
+  });
 }
 
 function phaseMemoryFigures(p: PhaseResult, headline: boolean): Figure[] {

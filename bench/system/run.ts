@@ -5,14 +5,15 @@
 //   memory before the CCR → initial sync → memory after (heap after a full GC, RSS from /proc)
 //   → lag in the first 2 s after the sync (cold) → steady lag at 500 and 2,000 writes/s
 //   → point reads of random objects (wrk) → at 20k only: the facade figures with their references.
-// Those phases keep their state in memory (store.backend: memory). After the 100k phase, one
+// Those phases keep their state in memory (store.backend: memory). After the 100k phase, a
+// memory-only phase syncs 100k small (~360-byte) objects (memory-phase.ts), then one
 // phase per durable backend (durable-phase.ts: local, then etcd) with 100k widgets measures sync,
 // disk, lag, point reads (as a ratio to the memory backend's at 100k) and a graceful restart.
 // Then it prints every figure and writes bench/results/latest.{json,md} and lag-throughput.svg.
 // Env: SCALE_N (default 1,000,000; 5,000,000 is the opt-in scale step, with its own targets),
 // LAG_SECONDS (8), SECONDS per load run (5), ROUNDS (5),
 // POINT_READ_ROUNDS (3), DURABLE_POINT_READ_ROUNDS (5); REPLICATION_WORKERS sets the durable phases' workers.replication;
-// PHASES=20000,100000,local,etcd runs only those phases (for profiling; results are partial).
+// PHASES=20000,100000,small,local,etcd runs only those phases (for profiling; results are partial).
 
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,7 +28,9 @@ import type { PhaseResult } from './figures.js';
 import { objectsPath, randomPointReads } from './point-reads.js';
 import { startMeasured, startSource } from './processes.js';
 import type { MeasuredProcess, SourceProcess } from './processes.js';
-import { lagRun, SCHEMA, syncRun } from './replication.js';
+import { lagRun, SCHEMA } from './replication.js';
+import { measureSync, runMemoryPhase } from './memory-phase.js';
+import type { MemoryPhaseResult } from './memory-phase.js';
 import { machine, printTable, seriesOf, writeResults } from './results.js';
 import { SOURCE_CLUSTER } from './source-protocol.js';
 import { notesOf } from './run-notes.js';
@@ -49,6 +52,8 @@ const DURABLE_POINT_READ_ROUNDS = Number(process.env['DURABLE_POINT_READ_ROUNDS'
 const DURABLE: readonly DurableKind[] = ['local', 'etcd'];
 const REPLICATION_WORKERS = process.env['REPLICATION_WORKERS'] === undefined ? undefined : Number(process.env['REPLICATION_WORKERS']);
 const RATES = [500, 2000] as const;
+/** SMALL_MEMORY_PHASE names the memory-only phase of 100k small objects in PHASES. */
+const SMALL_MEMORY_PHASE = 'small';
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 interface PhasePlan {
@@ -75,12 +80,14 @@ async function main(): Promise<void> {
   const durable: DurablePhaseResult[] = [];
   const only = process.env['PHASES']?.split(',');
   const runs = (phase: string): boolean => !only || only.includes(phase);
+  const smallMemory: MemoryPhaseResult[] = [];
   for (const plan of PLAN) {
     if (runs(String(plan.n))) phases.push(await runPhase(plan));
     if (plan.n !== HEADLINE_N) continue;
+    if (runs(SMALL_MEMORY_PHASE)) smallMemory.push(await runMemoryPhase(HEADLINE_N, 'small', plan.syncTimeoutMs));
     for (const backend of DURABLE) if (runs(backend)) durable.push(await runDurablePhase(durablePlan(backend)));
   }
-  const figures = figuresOf(phases, durable, HEADLINE_N);
+  const figures = figuresOf({ phases, smallMemory, durable, headlineN: HEADLINE_N });
   const wallSeconds = (performance.now() - t0) / 1000;
   printTable(figures);
   const notes = notesOf({ scaleN: SCALE_N, scaleTargetNs: [...SCALE_TARGETS.keys()], phases: only, replicationWorkers: REPLICATION_WORKERS, extra: process.env['BENCH_NOTE'] });
@@ -111,12 +118,8 @@ async function runPhase(plan: PhasePlan): Promise<PhaseResult> {
     if (seeded.type !== 'seeded') throw new Error(`source answered ${seeded.type} to seed`);
     step(`source seeded in ${(seeded.ms / 1000).toFixed(1)} s (${Math.round(seeded.avgJsonBytes)} B per object as JSON)`);
     measured = await startMeasured(source.url, { store: { backend: 'memory' }, ...(plan.measuredHeapMb === undefined ? {} : { heapMb: plan.measuredHeapMb }) });
-    await settle();
-    const memoryBefore = await measured.memory();
-    const sync = await syncRun(source, measured, plan.n, plan.syncTimeoutMs);
+    const { sync, memoryBefore, memoryAfter } = await measureSync(source, measured, plan.n, plan.syncTimeoutMs);
     step(sync.ms === undefined ? `sync timed out at ${sync.copies} copies` : `synced in ${(sync.ms / 1000).toFixed(1)} s`);
-    await settle();
-    const memoryAfter = await measured.memory();
     const cold = await lagRun(source, measured, plan.n, 500, 2);
     const lags = [];
     for (const rate of RATES) {
@@ -134,11 +137,6 @@ async function runPhase(plan: PhasePlan): Promise<PhaseResult> {
     await measured?.stop();
     await source?.stop();
   }
-}
-
-/** settle lets the measured process finish what it queued (status writes, GC) before a reading. */
-function settle(): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, 1000));
 }
 
 function facadeFigures(measured: MeasuredProcess, n: number): ReturnType<typeof measureFacade> {
