@@ -2,8 +2,8 @@
 //   - initial sync: CCR created in the source → the measured process's /v1/schemas counts all N
 //     copies (polled; each poll is also a probe of how responsive the API stays meanwhile);
 //   - lag: the source updates objects at a steady rate, stamping each write; a client watching
-//     the measured process's cache API stamps each copy's arrival. Lag = arrival − write, on one
-//     machine-wide wall clock (source-protocol.ts). It includes the cache API's watch delivery,
+//     the measured process's cache API stamps each copy's arrival. Lag = arrival − write, on the
+//     machine's monotonic clock, which both processes read (source-protocol.ts). It includes the cache API's watch delivery,
 //     i.e. it is what a client of the cache sees.
 
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -14,7 +14,7 @@ import { fetchPastShedding, post } from '../lib/bench-http.js';
 import { percentile } from '../lib/stats.js';
 import { SHARD } from './processes.js';
 import type { GcTotals, MeasuredProcess, SourceProcess } from './processes.js';
-import { SOURCE_CLUSTER, wallClockMs } from './source-protocol.js';
+import { SOURCE_CLUSTER, machineClockMs } from './source-protocol.js';
 
 /** SCHEMA is the replicated schema string of the bench objects. */
 export const SCHEMA = `${BENCH_GVR.version}.${BENCH_GVR.resource}.${BENCH_GVR.group}`;
@@ -160,7 +160,7 @@ async function watchEvents(listUrl: string, rvOf: (obj: Meta) => string | undefi
     let buffered = '';
     try {
       for await (const chunk of body) {
-        const at = wallClockMs();
+        const at = machineClockMs();
         buffered += decoder.decode(chunk as Uint8Array, { stream: true });
         let newline: number;
         while ((newline = buffered.indexOf('\n')) >= 0) {

@@ -14,7 +14,7 @@ import { testConfig } from '../../test/helpers/test-app.js';
 import { post } from '../lib/bench-http.js';
 import { BENCH_GVR, benchObject, benchObjectName } from '../lib/bench-objects.js';
 import type { ObjectShape } from '../lib/bench-objects.js';
-import { SOURCE_CLUSTER, wallClockMs } from './source-protocol.js';
+import { SOURCE_CLUSTER, machineClockMs } from './source-protocol.js';
 import type { SourceReply, SourceRequest } from './source-protocol.js';
 
 const REF: ResourceRef = { cluster: SOURCE_CLUSTER, group: BENCH_GVR.group, resource: BENCH_GVR.resource };
@@ -56,7 +56,7 @@ async function seed(store: Store, n: number, shape: ObjectShape): Promise<Source
   return { type: 'seeded', ms: performance.now() - t0, avgJsonBytes: jsonBytes / Math.ceil(n / 100) };
 }
 
-/** writes updates objects at a steady rate (spread over all n) and stamps each with the wall clock. */
+/** writes updates objects at a steady rate (spread over all n) and stamps each with the machine clock. */
 async function writes(store: Store, req: { n: number; rate: number; seconds: number }): Promise<SourceReply> {
   const stamps: Array<readonly [string, number]> = [];
   const t0 = performance.now();
@@ -68,7 +68,7 @@ async function writes(store: Store, req: { n: number; rate: number; seconds: num
       const key: ObjectKey = { ...REF, namespace: '', name: benchObjectName((done * 7919) % req.n) };
       const stored = await store.get(key);
       const spec = stored.spec as Record<string, unknown>;
-      const at = wallClockMs();
+      const at = machineClockMs();
       const updated = await store.update(key, { ...stored, metadata: { ...stored.metadata, resourceVersion: '' }, spec: { ...spec, counter: ++writeCount } });
       stamps.push([updated.metadata.resourceVersion ?? '', at]);
       done++;

@@ -1,5 +1,5 @@
 // What the orchestrator and the source process (source-process.ts) say to each other over the
-// fork() IPC channel, and the wall clock both use to time replication lag across processes.
+// fork() IPC channel, and the machine clock both use to time replication lag across processes.
 
 import type { ObjectShape } from '../lib/bench-objects.js';
 
@@ -15,15 +15,17 @@ export type SourceRequest =
 export type SourceReply =
   | { readonly type: 'listening'; readonly url: string }
   | { readonly type: 'seeded'; readonly ms: number; readonly avgJsonBytes: number }
-  /** written lists [source resourceVersion, wall-clock ms] of every write, for lag matching. */
+  /** written lists [source resourceVersion, machineClockMs] of every write, for lag matching. */
   | { readonly type: 'written'; readonly writes: ReadonlyArray<readonly [string, number]>; readonly elapsedMs: number }
   | { readonly type: 'failed'; readonly error: string };
 
 /**
- * wallClockMs is a sub-millisecond wall clock two processes on one machine share (each process's
- * timeOrigin is the wall-clock time it started), so a write stamped in the source can be
- * compared with its copy's arrival stamped in the orchestrator.
+ * machineClockMs is the machine's monotonic clock (CLOCK_MONOTONIC, the one process.hrtime reads)
+ * in milliseconds: every process on the machine reads the same clock, so a write stamped in the
+ * source can be compared with its copy's arrival stamped in the orchestrator. A wall clock rebuilt
+ * in each process (timeOrigin + performance.now()) is not: a clock step between the two processes'
+ * starts offsets one from the other, and a lag run once measured a p50 below zero.
  */
-export function wallClockMs(): number {
-  return performance.timeOrigin + performance.now();
+export function machineClockMs(): number {
+  return Number(process.hrtime.bigint()) / 1e6;
 }
