@@ -13,6 +13,8 @@ import { openDurableStore } from '../store/durable-store.js';
 import { spacePrefix } from '../store/storage-key.js';
 import type { DurableStore, FeedPosition } from '../store/durable-store.js';
 import { MemoryStore } from '../store/memory-store.js';
+import { isAppError } from '../errors.js';
+import { StorageOpenError } from '../storage/storage-open-error.js';
 import { createCacheStore } from './cache-store.js';
 
 /** SOURCE_SPACE and CACHE_SPACE are the stores' key spaces in a shared backend. */
@@ -58,7 +60,7 @@ export async function openState(config: Config, log: Logger): Promise<AppState> 
   } catch (err) {
     await Promise.all(feeds.map((feed) => feed.stop()));
     await backend.close();
-    throw err;
+    throw loadError(err, backend.kind);
   }
   const [source, cache] = feeds as [DurableStore, DurableStore];
   log.info({ backend: backend.kind, sourceObjects: source.store.size(), cachedObjects: cache.store.size() }, 'state loaded');
@@ -72,6 +74,17 @@ export async function openState(config: Config, log: Logger): Promise<AppState> 
       await backend.close();
     },
   };
+}
+
+/**
+ * loadError: a backend that answers an error while the state loads (etcd unreachable, a disk that
+ * fails a read) ends start-up like one that cannot be opened, with one line and exit code 2, not
+ * with a stack trace; serving an empty cache instead would hide the state the operator expects.
+ */
+function loadError(err: unknown, kind: string): unknown {
+  if (!isAppError(err)) return err;
+  const message = err.message.startsWith(`${kind}: `) ? err.message : `${kind}: ${err.message}`;
+  return new StorageOpenError(`${message} (while loading the stored state)`, { cause: err });
 }
 
 async function openBackend(config: Config): Promise<{ readonly backend: Backend; readonly etcd?: EtcdBackend }> {
