@@ -20,7 +20,7 @@ import type { PointReadLoad, PointReadRounds } from './point-reads.js';
 import { startMeasured, startSource } from './processes.js';
 import type { MeasuredProcess, Memory, SourceProcess, StoreUnderTest } from './processes.js';
 import { copyCount, lagRun } from './replication.js';
-import { measureSync } from './memory-phase.js';
+import { measureSync, settle } from './memory-phase.js';
 import type { LagResult, SyncResult } from './replication.js';
 import { restartRun } from './restart.js';
 import type { RestartResult } from './restart.js';
@@ -146,9 +146,4 @@ async function pointReadsBesideMemory(sourceUrl: string, measured: MeasuredProce
   } finally {
     await reference.stop();
   }
-}
-
-/** settle lets the measured process finish what it queued (status writes, GC) before a reading. */
-function settle(): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, 1000));
 }

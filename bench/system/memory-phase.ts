@@ -56,6 +56,6 @@ export async function runMemoryPhase(n: number, shape: ObjectShape, syncTimeoutM
 }
 
 /** settle lets the measured process finish what it queued (status writes, GC) before a reading. */
-function settle(): Promise<void> {
+export function settle(): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, 1000));
 }

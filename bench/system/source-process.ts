@@ -8,6 +8,7 @@
 
 import pino from 'pino';
 import { buildApp } from '../../src/app.js';
+import { DEFAULT_CONFIG } from '../../src/config/load-config.js';
 import { ensureNamespace } from '../../src/apiserver/embedded/cluster-hooks.js';
 import type { ObjectKey, ResourceRef } from '../../src/store/store.js';
 import { testConfig } from '../../test/helpers/test-app.js';
@@ -21,7 +22,9 @@ const REF: ResourceRef = { cluster: SOURCE_CLUSTER, group: BENCH_GVR.group, reso
 
 async function main(): Promise<void> {
   // A large event window would only cost the source memory; the measured process lists, then watches from there.
-  const app = await buildApp(testConfig({ store: { eventWindow: 10_000 } }), { logger: pino({ level: 'silent' }) });
+  // Load shedding as a deployed cachegate has it (test apps turn it off unless asked).
+  const limits = { maxEventLoopDelayMs: DEFAULT_CONFIG.limits.maxEventLoopDelayMs };
+  const app = await buildApp(testConfig({ store: { eventWindow: 10_000 }, limits }), { logger: pino({ level: 'silent' }) });
   await ensureNamespace(app.stores.source, SOURCE_CLUSTER, 'default');
   const url = await app.fastify.listen({ host: '127.0.0.1', port: 0 });
   await post(`${url}/clusters/${SOURCE_CLUSTER}/apis/apiextensions.k8s.io/v1/customresourcedefinitions`, {
