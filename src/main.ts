@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { enableCompileCache } from 'node:module';
 import type { App } from './app.js';
+import { keepReadPathCode } from './app/keep-read-path-code.js';
 import { StorageOpenError } from './storage/storage-open-error.js';
 import { ConfigError } from './config/config-error.js';
 import { loadConfig } from './config/load-config.js';
@@ -32,6 +33,9 @@ const SHUTDOWN_DELAY_MS = 2000;
 // cannot be written is simply not used): a restart then spends about half a second less loading
 // modules. Only code loaded after this call is cached, so the app is imported below, not above.
 enableCompileCache();
+
+// Set before the app is built: see keep-read-path-code.ts.
+keepReadPathCode();
 
 async function buildOrExit(config: Config): Promise<App> {
   try {

@@ -8,6 +8,7 @@
 
 import pino from 'pino';
 import { buildApp } from '../../src/app.js';
+import { keepReadPathCode } from '../../src/app/keep-read-path-code.js';
 import { DEFAULT_CONFIG } from '../../src/config/load-config.js';
 import { ensureNamespace } from '../../src/apiserver/embedded/cluster-hooks.js';
 import type { ObjectKey, ResourceRef } from '../../src/store/store.js';
@@ -24,6 +25,8 @@ async function main(): Promise<void> {
   // A large event window would only cost the source memory; the measured process lists, then watches from there.
   // Load shedding as a deployed cachegate has it (test apps turn it off unless asked).
   const limits = { maxEventLoopDelayMs: DEFAULT_CONFIG.limits.maxEventLoopDelayMs };
+  // V8's code flushing as the entry point sets it.
+  keepReadPathCode();
   const app = await buildApp(testConfig({ store: { eventWindow: 10_000 }, limits }), { logger: pino({ level: 'silent' }) });
   await ensureNamespace(app.stores.source, SOURCE_CLUSTER, 'default');
   const url = await app.fastify.listen({ host: '127.0.0.1', port: 0 });
