@@ -51,14 +51,22 @@ export function seriesOf(phases: readonly PhaseResult[]): SeriesPoint[] {
   }));
 }
 
+/**
+ * ResultFiles names the three files of a run: a full run's are latest.json, latest.md and
+ * lag-throughput.svg (what the README shows); a partial run (PHASES) writes partial.json,
+ * partial.md and partial-lag-throughput.svg instead (git-ignored), so profiling one phase never
+ * replaces the last full run's figures.
+ */
+export type ResultFiles = 'latest' | 'partial';
+
 /** writeResults writes the three files under root and returns the Markdown. */
-export function writeResults(root: string, results: Results): string {
+export function writeResults(root: string, results: Results, files: ResultFiles): string {
   const dir = join(root, RESULTS_DIR);
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'latest.json'), `${JSON.stringify(results, null, 2)}\n`);
+  writeFileSync(join(dir, `${files}.json`), `${JSON.stringify(results, null, 2)}\n`);
   const md = markdown(results);
-  writeFileSync(join(dir, 'latest.md'), md);
-  writeFileSync(join(dir, 'lag-throughput.svg'), plotSvg(results.series));
+  writeFileSync(join(dir, `${files}.md`), md);
+  writeFileSync(join(dir, files === 'latest' ? 'lag-throughput.svg' : 'partial-lag-throughput.svg'), plotSvg(results.series));
   return md;
 }
 

@@ -13,7 +13,8 @@
 // Env: SCALE_N (default 1,000,000; 5,000,000 is the opt-in scale step, with its own targets),
 // LAG_SECONDS (8), SECONDS per load run (5), ROUNDS (5),
 // POINT_READ_ROUNDS (3), DURABLE_POINT_READ_ROUNDS (5); REPLICATION_WORKERS sets the durable phases' workers.replication;
-// PHASES=20000,100000,small,local,etcd runs only those phases (for profiling; results are partial).
+// PHASES=20000,100000,small,local,etcd runs only those phases (for profiling); their results go to
+// bench/results/partial.* (git-ignored), and latest.* keeps the last full run's.
 
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -95,9 +96,9 @@ async function main(): Promise<void> {
     date: new Date().toISOString(), machine: machine(), wallSeconds,
     loadGenerator: `${loadGeneratorName()}, ${CONNECTIONS} connections, ${LOAD_SECONDS} s per run; point reads: median of ${POINT_READ_ROUNDS} runs`,
     notes, figures, series: seriesOf(phases),
-  });
+  }, only ? 'partial' : 'latest');
   const missed = figures.filter((f) => f.target && !f.target.met).length;
-  console.log(`system bench done in ${wallSeconds.toFixed(0)} s; ${missed} target(s) not met; results in bench/results/`);
+  console.log(`system bench done in ${wallSeconds.toFixed(0)} s; ${missed} target(s) not met; results in bench/results/${only ? 'partial.*' : 'latest.*'}`);
 }
 
 function durablePlan(backend: DurableKind): Parameters<typeof runDurablePhase>[0] {

@@ -27,7 +27,8 @@ listed) and the targets are in \`bench/system/figures.ts\`, \`bench/system/memor
 \`bench/results/latest.md\` (this table); \`npm run bench:readme\` copies it here. \`SCALE_N\` sets
 the scale run's object count (default 1,000,000; \`SCALE_N=5000000\` is the opt-in scale step,
 whose targets are RSS ≤ 6 GiB and an initial sync of ≥ 10,000 objects/s; its last run is in
-\`bench/results/scale-5m.md\`); \`PHASES=100000,small,local,etcd\` runs only those phases. The older
+\`bench/results/scale-5m.md\`); \`PHASES=100000,small,local,etcd\` runs only those phases and writes
+\`bench/results/partial.*\` instead, so \`latest.*\` stays the last full run. The older
 per-part benches remain: \`bench:store\`, \`bench:replication\`, \`bench:facade\`,
 \`bench:overlay\`, \`bench:read-your-writes\` (a write through one replica
 read at once on another with its token), \`bench:etcd\` (the etcd backend alone: commit and
