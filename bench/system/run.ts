@@ -92,13 +92,14 @@ async function main(): Promise<void> {
   const wallSeconds = (performance.now() - t0) / 1000;
   printTable(figures);
   const notes = notesOf({ scaleN: SCALE_N, scaleTargetNs: [...SCALE_TARGETS.keys()], phases: only, replicationWorkers: REPLICATION_WORKERS, extra: process.env['BENCH_NOTE'] });
+  const files = only ? 'partial' : 'latest';
   writeResults(ROOT, {
     date: new Date().toISOString(), machine: machine(), wallSeconds,
     loadGenerator: `${loadGeneratorName()}, ${CONNECTIONS} connections, ${LOAD_SECONDS} s per run; point reads: median of ${POINT_READ_ROUNDS} runs`,
     notes, figures, series: seriesOf(phases),
-  }, only ? 'partial' : 'latest');
+  }, files);
   const missed = figures.filter((f) => f.target && !f.target.met).length;
-  console.log(`system bench done in ${wallSeconds.toFixed(0)} s; ${missed} target(s) not met; results in bench/results/${only ? 'partial.*' : 'latest.*'}`);
+  console.log(`system bench done in ${wallSeconds.toFixed(0)} s; ${missed} target(s) not met; results in bench/results/${files}.*`);
 }
 
 function durablePlan(backend: DurableKind): Parameters<typeof runDurablePhase>[0] {

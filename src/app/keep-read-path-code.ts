@@ -6,7 +6,7 @@
 // read path's small functions are flushed; when reads start, their callers can be optimized before
 // those functions have feedback again, cannot inline them, and stay that way. About one process
 // in three (4 of 12 durable-backend processes in the system bench) then spent 35-40% more CPU per
-// point read for as long as it ran; with flushing off, 0 of 6. What is kept is the bytecode of
+// point read for as long as it ran; with flushing off, 0 of 9. What is kept is the bytecode of
 // functions that ran once (about 1 MiB after a sync of 100k objects).
 
 import { setFlagsFromString } from 'node:v8';
