@@ -4,7 +4,10 @@
 //   'memory': runs a full GC and answers the heap, so heap per object is not GC timing noise
 //             (RSS is read by the orchestrator from /proc as well);
 //   'gc':     the main thread's GC pauses so far (their sum, and the longest since the last
-//             'gc'), and the process's CPU time, so a phase can report GC's share.
+//             'gc'), and the process's CPU time, so a phase can report GC's share;
+//   'reduce': runs the GC V8 runs under memory pressure (full GCs that also shrink the young
+//             generation and return pooled pages), so processes compared on the same load start
+//             from the same GC state (see point-reads.ts).
 // It is plain JavaScript so the compiled build runs without tsx.
 
 import process from 'node:process';
@@ -28,6 +31,9 @@ process.on('message', (message) => {
     for (let i = 0; i < 3; i++) globalThis.gc?.();
     const { heapUsed, rss } = process.memoryUsage();
     process.send?.({ heapUsed, rss });
+  } else if (message === 'reduce') {
+    globalThis.gc?.({ type: 'major', execution: 'sync', flavor: 'last-resort' });
+    process.send?.('reduced');
   } else if (message === 'gc') {
     const cpu = process.cpuUsage();
     process.send?.({ pausedMs, longestMs, cpuMs: (cpu.user + cpu.system) / 1000 });

@@ -49,10 +49,19 @@ export interface PointReadRounds {
  * and their ratio is fair. Each process first serves one unmeasured run: a long-running server has
  * its JIT warm and most objects' JSON text cached, and a cold first round would fall on whichever
  * process the order put first.
+ *
+ * Before that run every process gets V8's memory-pressure GC, so all start from the same GC state.
+ * Without it the state came from the phase's history, not from the process: a durable process
+ * that sat idle while the memory backend's reference synced had its young generation shrunk to
+ * 16 MiB by V8's memory reducer, and served the reads with 4-10 times as many scavenges as the
+ * reference, whose young generation was still at its sync-time 128 MiB; in other runs it ran
+ * major GCs during the rounds because its old-generation limit was set lower by a different last
+ * full GC. Either made the durable/memory ratio 0.82-0.9x with the same read path in both.
  */
 export async function interleavedPointReads(processes: readonly MeasuredProcess[], n: number, load: PointReadLoad): Promise<PointReadRounds[]> {
   const read = (measured: MeasuredProcess, seconds: number): Promise<LoadResult> =>
     measure({ url: measured.url, spread: { pathFormat: objectsPath(BENCH_NAME_FORMAT), count: n } }, load.connections, seconds, measured.pid);
+  for (const measured of processes) await measured.reduceMemory();
   for (const measured of processes) await read(measured, load.seconds);
   const runs: LoadResult[][] = processes.map(() => []);
   for (let round = 0; round < load.rounds; round++) {

@@ -104,6 +104,8 @@ export interface MeasuredProcess {
   memory(): Promise<Memory>;
   /** gc reads the GC pause totals (the longest pause restarts from 0 with each call). */
   gc(): Promise<GcTotals>;
+  /** reduceMemory runs V8's memory-pressure GC: the young generation shrinks and pooled pages go back to the OS. */
+  reduceMemory(): Promise<void>;
   stop(): Promise<StopReport>;
 }
 
@@ -170,12 +172,16 @@ export async function startMeasured(sourceUrl: string, opts: MeasuredOptions): P
       return { heapUsed, rss };
     },
     gc: () => ask<GcTotals>(child, 'gc'),
+    reduceMemory: async () => {
+      await ask<'reduced'>(child, 'reduce');
+      await waitFor(`${url}/v1/schemas`);
+    },
     stop,
   };
 }
 
 /** ask sends measured-preload.mjs one of its questions and resolves with the answer (one question at a time). */
-function ask<T>(child: ChildProcess, question: 'memory' | 'gc'): Promise<T> {
+function ask<T>(child: ChildProcess, question: 'memory' | 'gc' | 'reduce'): Promise<T> {
   const reply = new Promise<T>((resolve) => child.once('message', (m: T) => resolve(m)));
   child.send(question);
   return reply;
