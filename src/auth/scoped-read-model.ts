@@ -96,6 +96,10 @@ class ScopedReadModel implements ReadModel {
     return this.#read.waitForRead(want);
   }
 
+  readsAtOnce(want: ReadWait): boolean {
+    return this.#read.readsAtOnce(want);
+  }
+
   /** narrow keeps a named cluster (when allowed) or limits the filter to the visible clusters. */
   #narrow(filter: CachedObjectFilter): CachedObjectFilter {
     if (filter.cluster !== undefined) {

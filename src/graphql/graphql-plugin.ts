@@ -16,6 +16,10 @@
 // (the error formatter), or as the error a subscription fails with (its validation, or the error
 // its stream ends with: mercurius sends those without the formatter).
 //
+// A query of one `object(...)` lookup with literal arguments, the hottest request, is answered
+// before mercurius from a plan kept per document text, once that document has passed the same
+// checks (point-read-plan.ts); everything else, failures included, is mercurius'.
+//
 // The plugin is encapsulated: mercurius, its error handler and @fastify/websocket stay inside it.
 
 import { readFile } from 'node:fs/promises';
@@ -38,6 +42,7 @@ import { NO_COUNTERS, countAnswerErrors, countErrors, countThrown, countingStrea
 import type { GraphqlCounters, OpenStreamsGauge } from '../metrics/metrics.js';
 import { graphqlRequestGuard } from './http-request-guard.js';
 import { createLoaders } from './loaders.js';
+import { PointReadPlans, pointReadHook } from './point-read-plan.js';
 import { DEFAULT_QUERY_LIMITS, queryLimitRules } from './query-limits.js';
 import type { QueryLimits } from './query-limits.js';
 import { repeatedFieldsError } from './repeated-fields.js';
@@ -107,6 +112,15 @@ export async function graphqlPlugin(fastify: FastifyInstance, options: GraphqlPl
     }
     done(null, payload);
   });
+  // After the guard and before mercurius: the one-lookup queries it has a plan for (point-read-plan.ts).
+  // The schema is mercurius' (read when the first request comes, once mercurius is registered).
+  const plans = new PointReadPlans({
+    objectField: () => fastify.graphql.schema.getQueryType()?.getFields()['object'],
+    accepts: (document) => repeatedFieldsError(document, limits.maxFieldRepeats) === undefined
+      && graphqlJs.validate(fastify.graphql.schema, document, [...graphqlJs.specifiedRules, ...rules, noSubscriptionOverHttp]).length === 0,
+    maxTokens: limits.maxTokens,
+  });
+  fastify.addHook('preHandler', pointReadHook({ plans, access, json, counters }));
   const websocket: ConnectionLimits = { ...DEFAULT_CONNECTION_LIMITS, ...options.websocket };
   const gate = new SubscriptionGate({ limits: websocket, documentLimits: limits, ...(options.authenticator ? { authenticator: options.authenticator } : {}) });
   await registerSubscriptionTransport(fastify, gate, websocket.maxMessageBytes);

@@ -90,7 +90,7 @@ export function createLoaders(read: ReadModel, access: GraphqlAccess = graphqlAc
 }
 
 /** objectRef turns Query.object's arguments into a read-model reference (null = not given). */
-function objectRef(args: ObjectArgs): ObjectRef {
+export function objectRef(args: ObjectArgs): ObjectRef {
   return {
     group: args.group, version: args.version, resource: args.resource, name: args.name,
     ...(args.namespace != null ? { namespace: args.namespace } : {}),

@@ -63,6 +63,10 @@ class CacheReadModel implements ReadModel {
     return Promise.all([this.#waiter.waitFor(tokens), consistency.wait()]).then(() => undefined);
   }
 
+  readsAtOnce(want: ReadWait): boolean {
+    return (want.minResourceVersions ?? []).length === 0 && (want.consistent === false || this.#deps.consistency === undefined);
+  }
+
   findObject(ref: ObjectRef): FoundObject {
     const group = groupFromName(ref.group);
     const schema = schemaOf({ group, version: ref.version, resource: ref.resource });

@@ -141,6 +141,8 @@ export interface ReadModel {
    * passes first → Timeout (retry after 1 s).
    */
   waitForRead(want: ReadWait): Promise<void> | undefined;
+  /** readsAtOnce is true when waitForRead(want) would not wait; it starts nothing. */
+  readsAtOnce(want: ReadWait): boolean;
 }
 
 /** ReadWait is what a read waits for before it reads. */
