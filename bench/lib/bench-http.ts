@@ -24,15 +24,27 @@ export async function waitFor(url: string, ok: (res: Response) => Promise<boolea
 
 /**
  * fetchPastShedding is fetch that waits out load shedding: a 503 (the server's event loop was
- * stalled) is retried after its Retry-After, capped at 1 s, for at most a minute.
+ * stalled) is retried after its Retry-After, capped at 1 s, for at most a minute. A GET sent on a
+ * pooled connection the server closed at that moment (its keep-alive timeout, after a minute of
+ * load from wrk on other connections) is sent again once.
  */
 export async function fetchPastShedding(url: string, init?: RequestInit): Promise<Response> {
   const deadline = performance.now() + 60_000;
   for (;;) {
-    const res = await fetch(url, init);
+    const res = await fetchOnOpenConnection(url, init);
     if (res.status !== 503 || performance.now() > deadline) return res;
     await res.body?.cancel();
     await new Promise((resolve) => setTimeout(resolve, Math.min(1000, Number(res.headers.get('retry-after') ?? 1) * 1000)));
+  }
+}
+
+async function fetchOnOpenConnection(url: string, init?: RequestInit): Promise<Response> {
+  try {
+    return await fetch(url, init);
+  } catch (err) {
+    const closed = (err as { cause?: { code?: unknown } }).cause?.code === 'UND_ERR_SOCKET';
+    if (!closed || (init?.method ?? 'GET') !== 'GET') throw err;
+    return fetch(url, init);
   }
 }
 
