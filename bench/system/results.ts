@@ -55,9 +55,10 @@ export function seriesOf(phases: readonly PhaseResult[]): SeriesPoint[] {
  * ResultFiles names the three files of a run: a full run's are latest.json, latest.md and
  * lag-throughput.svg (what the README shows); a partial run (PHASES) writes partial.json,
  * partial.md and partial-lag-throughput.svg instead (git-ignored), so profiling one phase never
- * replaces the last full run's figures.
+ * replaces the last full run's figures; a full run at another scale (SCALE_N=5000000) writes
+ * scale-5m.json, scale-5m.md and scale-5m-lag-throughput.svg.
  */
-export type ResultFiles = 'latest' | 'partial';
+export type ResultFiles = 'latest' | 'partial' | `scale-${number}m`;
 
 /** writeResults writes the three files under root and returns the Markdown. */
 export function writeResults(root: string, results: Results, files: ResultFiles): string {
@@ -66,7 +67,7 @@ export function writeResults(root: string, results: Results, files: ResultFiles)
   writeFileSync(join(dir, `${files}.json`), `${JSON.stringify(results, null, 2)}\n`);
   const md = markdown(results);
   writeFileSync(join(dir, `${files}.md`), md);
-  writeFileSync(join(dir, files === 'latest' ? 'lag-throughput.svg' : 'partial-lag-throughput.svg'), plotSvg(results.series));
+  writeFileSync(join(dir, files === 'latest' ? 'lag-throughput.svg' : `${files}-lag-throughput.svg`), plotSvg(results.series));
   return md;
 }
 

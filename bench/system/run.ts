@@ -33,10 +33,13 @@ import { lagRun, SCHEMA } from './replication.js';
 import { measureSync, runMemoryPhase } from './memory-phase.js';
 import type { MemoryPhaseResult } from './memory-phase.js';
 import { machine, printTable, seriesOf, writeResults } from './results.js';
+import type { ResultFiles } from './results.js';
 import { SOURCE_CLUSTER } from './source-protocol.js';
 import { notesOf } from './run-notes.js';
 
-const SCALE_N = Number(process.env['SCALE_N'] ?? 1_000_000);
+/** DEFAULT_SCALE_N is the scale run's object count in the full run whose results the README shows. */
+const DEFAULT_SCALE_N = 1_000_000;
+const SCALE_N = Number(process.env['SCALE_N'] ?? DEFAULT_SCALE_N);
 /** SCALE_HEAP_MB: a million objects outgrow Node's default heap limit in both processes; 5M need 10 GiB. */
 const SCALE_HEAP_MB = Math.max(8192, Math.ceil(SCALE_N / 1_000_000) * 2048);
 const HEADLINE_N = 100_000;
@@ -92,7 +95,7 @@ async function main(): Promise<void> {
   const wallSeconds = (performance.now() - t0) / 1000;
   printTable(figures);
   const notes = notesOf({ scaleN: SCALE_N, scaleTargetNs: [...SCALE_TARGETS.keys()], phases: only, replicationWorkers: REPLICATION_WORKERS, extra: process.env['BENCH_NOTE'] });
-  const files = only ? 'partial' : 'latest';
+  const files: ResultFiles = only ? 'partial' : SCALE_N === DEFAULT_SCALE_N ? 'latest' : `scale-${SCALE_N / 1_000_000}m`;
   writeResults(ROOT, {
     date: new Date().toISOString(), machine: machine(), wallSeconds,
     loadGenerator: `${loadGeneratorName()}, ${CONNECTIONS} connections, ${LOAD_SECONDS} s per run; point reads: median of ${POINT_READ_ROUNDS} runs`,

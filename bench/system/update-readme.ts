@@ -19,15 +19,15 @@ checked at that size too, and one phase per durable backend repeats the 100k pha
 and on \`etcd\` (one member the bench starts), then restarts cachegate over the same state
 (SIGTERM, start again, time to \`/readyz\`, copies rewritten). Each figure is measured in the
 same run as its reference (interleaved rounds, medians, for the load figures; a durable
-backend's point reads are paired round by round with a memory-backend cachegate's, after a
-warm-up and a full GC of both, and its ratio is the median of the five rounds' ratios, each
-listed) and the targets are in \`bench/system/figures.ts\`, \`bench/system/memory-figures.ts\` and
+backend's point reads are paired round by round with a memory-backend cachegate's synced from
+the same source, before the lag runs so that both have only synced, after V8's memory-pressure
+GC of both and a warm-up, and its ratio is the median of the five rounds' ratios, each listed) and the targets are in \`bench/system/figures.ts\`, \`bench/system/memory-figures.ts\` and
 \`bench/system/durable-figures.ts\`. Results:
 \`bench/results/latest.json\` (every figure, target, met or not, machine),
 \`bench/results/latest.md\` (this table); \`npm run bench:readme\` copies it here. \`SCALE_N\` sets
 the scale run's object count (default 1,000,000; \`SCALE_N=5000000\` is the opt-in scale step,
-whose targets are RSS ≤ 6 GiB and an initial sync of ≥ 10,000 objects/s; its last run is in
-\`bench/results/scale-5m.md\`); \`PHASES=100000,small,local,etcd\` runs only those phases and writes
+whose targets are RSS ≤ 6 GiB and an initial sync of ≥ 10,000 objects/s; that run writes
+\`bench/results/scale-5m.*\`, not \`latest.*\`); \`PHASES=100000,small,local,etcd\` runs only those phases and writes
 \`bench/results/partial.*\` instead, so \`latest.*\` stays the last full run. The older
 per-part benches remain: \`bench:store\`, \`bench:replication\`, \`bench:facade\`,
 \`bench:overlay\`, \`bench:read-your-writes\` (a write through one replica
