@@ -29,7 +29,9 @@ export interface PointReadPlan {
 
 /**
  * PLANNED_DOCUMENTS and PLANNED_DOCUMENT_CHARS bound the documents remembered (with or without a
- * plan): clients send the same few again and again. The memory is dropped whole when full.
+ * plan): clients send the same few again and again. The memory is dropped whole when full. A
+ * longer document is not planned at all: a lookup is short, and a long document of another shape
+ * would otherwise be parsed here on every request before mercurius parses it.
  */
 const PLANNED_DOCUMENTS = 256;
 const PLANNED_DOCUMENT_CHARS = 4096;
@@ -53,13 +55,12 @@ export class PointReadPlans {
 
   /** planOf returns the document's plan, undefined when it has none. */
   planOf(query: string): PointReadPlan | undefined {
+    if (query.length > PLANNED_DOCUMENT_CHARS) return undefined;
     const known = this.#plans.get(query);
     if (known !== undefined) return known ?? undefined;
     const plan = this.#plan(query);
-    if (query.length <= PLANNED_DOCUMENT_CHARS) {
-      if (this.#plans.size >= PLANNED_DOCUMENTS) this.#plans.clear();
-      this.#plans.set(query, plan ?? null);
-    }
+    if (this.#plans.size >= PLANNED_DOCUMENTS) this.#plans.clear();
+    this.#plans.set(query, plan ?? null);
     return plan;
   }
 
