@@ -9,7 +9,9 @@
 // them (a sync, nothing else). With the lag runs first, the durable process had served watches
 // and lists the reference had not, and in 2 of 8 local-phase runs it then served every round with
 // 35-40% more CPU per read than the reference, on the same read path; with the reads first, 4 of
-// 4 runs measured 1.00-1.10x.
+// 4 runs measured 1.00-1.10x, but a later one had its durable process in that slow mode again
+// (0.73x, with the same page faults and context switches as the reference, so the extra CPU is
+// work per request): the order makes the comparison fairer, it does not cure that mode.
 
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
