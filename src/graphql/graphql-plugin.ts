@@ -93,6 +93,8 @@ export interface GraphqlPluginOptions {
 export async function graphqlPlugin(fastify: FastifyInstance, options: GraphqlPluginOptions): Promise<void> {
   const limits: QueryLimits = { ...DEFAULT_QUERY_LIMITS, ...options.limits };
   const rules = queryLimitRules(limits);
+  // What mercurius validates HTTP documents with, beyond graphql-js' own rules; a planned point read is checked against the same.
+  const httpRules = [...rules, noSubscriptionOverHttp];
   const counters = options.counters ?? NO_COUNTERS;
   const events = new EventStreams({
     read: options.read,
@@ -117,7 +119,7 @@ export async function graphqlPlugin(fastify: FastifyInstance, options: GraphqlPl
   const plans = new PointReadPlans({
     objectField: () => fastify.graphql.schema.getQueryType()?.getFields()['object'],
     accepts: (document) => repeatedFieldsError(document, limits.maxFieldRepeats) === undefined
-      && graphqlJs.validate(fastify.graphql.schema, document, [...graphqlJs.specifiedRules, ...rules, noSubscriptionOverHttp]).length === 0,
+      && graphqlJs.validate(fastify.graphql.schema, document, [...graphqlJs.specifiedRules, ...httpRules]).length === 0,
     maxTokens: limits.maxTokens,
   });
   fastify.addHook('preHandler', pointReadHook({ plans, access, json, counters }));
@@ -130,7 +132,7 @@ export async function graphqlPlugin(fastify: FastifyInstance, options: GraphqlPl
     loaders: createLoaders(options.read, access),
     path: '/graphql',
     graphiql: false, // mercurius' GraphiQL loads its files from a CDN; graphiql-page.ts serves them itself
-    validationRules: [...rules, noSubscriptionOverHttp],
+    validationRules: httpRules,
     // The guard and the gate count tokens before this parse; the bound here is the same limit.
     graphql: { parseOptions: { maxTokens: limits.maxTokens } },
     cache: DOCUMENT_CACHE_SIZE,

@@ -119,8 +119,15 @@ export function pointReadHook(deps: PointReadHookDeps): preHandlerAsyncHookHandl
 /** plannedRequest is the plan of a POST body that holds only a planned query (no variables, extensions or other operation name). */
 function plannedRequest(body: unknown, plans: PointReadPlans): PointReadPlan | undefined {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
-  const { query, variables, operationName, extensions, ...rest } = body as Record<string, unknown>;
-  if (typeof query !== 'string' || extensions != null || operationName != null || Object.keys(rest).length > 0) return undefined;
+  const fields = body as Record<string, unknown>;
+  // Checked field by field, without copying the body: this runs for every GraphQL POST.
+  for (const key in fields) {
+    if (key === 'query' || key === 'variables') continue;
+    if ((key === 'operationName' || key === 'extensions') && fields[key] == null) continue;
+    return undefined;
+  }
+  const { query, variables } = fields;
+  if (typeof query !== 'string') return undefined;
   if (variables != null && (typeof variables !== 'object' || Object.keys(variables).length > 0)) return undefined;
   return plans.planOf(query);
 }

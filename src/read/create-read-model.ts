@@ -56,9 +56,10 @@ class CacheReadModel implements ReadModel {
   }
 
   waitForRead(want: ReadWait): Promise<void> | undefined {
+    if (this.readsAtOnce(want)) return undefined;
     const tokens = want.minResourceVersions ?? [];
     const consistency = want.consistent === false ? undefined : this.#deps.consistency;
-    if (consistency === undefined) return tokens.length === 0 ? undefined : this.#waiter.waitFor(tokens);
+    if (consistency === undefined) return this.#waiter.waitFor(tokens);
     if (tokens.length === 0) return consistency.wait();
     return Promise.all([this.#waiter.waitFor(tokens), consistency.wait()]).then(() => undefined);
   }
