@@ -93,11 +93,15 @@ export class Controller {
    * runWorker takes keys until the queue shuts down. Reconciles against in-memory stores finish
    * in microtasks, so a long backlog would never let timers or sockets run; the workers give the
    * event loop a turn together once they have used the turn's budget (see apimachinery/loop-turns.ts).
+   * A worker holding a key also waits for a turn that has not started all its items: workers
+   * that were idle and all get keys from one burst of adds do not all start in one turn.
    */
   private async runWorker(): Promise<void> {
     for (;;) {
       const key = await this.queue.get();
       if (key === undefined) return;
+      while (this.turns.full()) await this.turns.nextTurn();
+      this.turns.take();
       await this.processItem(key);
       if (this.turns.spent()) await this.turns.nextTurn();
     }

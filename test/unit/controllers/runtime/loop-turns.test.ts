@@ -4,7 +4,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { Controller } from '../../../../src/controllers/runtime/controller.js';
-import { LoopTurns } from '../../../../src/apimachinery/loop-turns.js';
+import { LoopTurns, TURN_ITEMS } from '../../../../src/apimachinery/loop-turns.js';
 import { silentLog } from './helpers.js';
 
 const KEYS = 2000;
@@ -24,16 +24,18 @@ function burn(ms: number): void {
  */
 const MARK = 200;
 
-function counting(): { reconcile: () => Promise<void>; firedAfter: Promise<number> } {
+function counting(hops = 0, burnMs = 0.2, mark = MARK): { reconcile: () => Promise<void>; firedAfter: Promise<number> } {
   let done = 0;
   let fired: (n: number) => void = () => undefined;
   const firedAfter = new Promise<number>((resolve) => (fired = resolve));
   return {
     firedAfter,
     reconcile: async () => {
-      burn(0.2);
+      // Each hop lets the other workers' reconciles run a step, as awaits on a store do.
+      for (let i = 0; i < hops; i++) await Promise.resolve();
+      burn(burnMs);
       done++;
-      if (done === MARK) setTimeout(() => fired(done - MARK), 0);
+      if (done === mark) setTimeout(() => fired(done - mark), 0);
     },
   };
 }
@@ -70,5 +72,16 @@ describe('LoopTurns', () => {
     await first;
     expect(turns.spent()).toBe(false);
     expect(turns.nextTurn()).not.toBe(first);
+  });
+
+  it('case 4: 256 workers whose reconciles interleave over awaits start at most TURN_ITEMS (32) per turn: a timer runs before 128 more are done', async () => {
+    // Without a cap on the items a turn starts, every item under way when the time budget runs
+    // out (all 256) finishes before any worker looks at the budget. The timer is set in the
+    // second 256 items, so without the cap most of them would run before it.
+    const { reconcile, firedAfter } = counting(4, 0.05, 300);
+    const c = new Controller({ name: 'interleaved', workers: 256, log: silentLog(), reconcile });
+    for (let i = 0; i < KEYS; i++) c.enqueue(`k${i}`);
+    expect(TURN_ITEMS).toBe(32);
+    expect(await runUntilStopped([c], firedAfter)).toBeLessThan(128);
   });
 });
