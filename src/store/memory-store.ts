@@ -22,6 +22,7 @@ import { WatchCache } from './watch-cache.js';
 import type { WatchCacheOptions } from './watch-cache.js';
 import { startWatch } from './watch-start.js';
 import * as rules from './write-rules.js';
+import { CompactRecords } from '../apimachinery/compact-records.js';
 
 /** DELETE_WAVE is how many deletes of a collection are in flight at once with a backend. */
 const DELETE_WAVE = 256;
@@ -47,6 +48,8 @@ export class MemoryStore implements S.ResourceStore, S.IndexReader {
   private readonly randomSuffix: () => string;
   private readonly committer: Committer | undefined;
   private readonly stamps: SecondStamps;
+  /** compact lays stored metadata out compactly (see compact-records.ts): it lives as long as its object. */
+  private readonly compact: rules.Compact;
 
   constructor(opts: MemoryStoreOptions = {}) {
     this.cache = opts.cache ?? new WatchCache(opts);
@@ -54,6 +57,8 @@ export class MemoryStore implements S.ResourceStore, S.IndexReader {
     this.randomSuffix = opts.randomSuffix ?? defaultRandomSuffix;
     this.committer = opts.committer;
     this.stamps = new SecondStamps(opts.now ?? (() => new Date()));
+    const records = new CompactRecords();
+    this.compact = (record) => records.compact(record);
   }
 
   /** rv is the version the next write would take without a backend (a placeholder with one). */
@@ -68,7 +73,7 @@ export class MemoryStore implements S.ResourceStore, S.IndexReader {
       const namespace = meta.namespace ?? '';
       const name = pickName(this.table.cluster(ref), ref, namespace, meta, this.randomSuffix);
       const stamp = { name, namespace, uid: flatString(randomUUID()), resourceVersion: String(this.rv + 1), creationTimestamp: this.stamps.stamp() };
-      const created = rules.createdObject(obj, stamp, opts.statusSubresource === true);
+      const created = rules.createdObject(obj, stamp, opts.statusSubresource === true, this.compact);
       const bytes = deepFreezeMeasured(created);
       if (opts.dryRun === true) return created;
       const key = { ...ref, namespace, name };
@@ -123,7 +128,7 @@ export class MemoryStore implements S.ResourceStore, S.IndexReader {
     const next =
       opts.subresource === 'status'
         ? rules.statusUpdatedObject(stored, obj, rv)
-        : rules.updatedObject(stored, obj, rv, opts.statusSubresource === true);
+        : rules.updatedObject(stored, obj, rv, opts.statusSubresource === true, this.compact);
     // Kubernetes answers a write that changes nothing with the stored object and no new version.
     if (rules.sameExceptVersion(next, stored)) return stored;
     const bytes = deepFreezeMeasured(next);

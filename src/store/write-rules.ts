@@ -36,8 +36,13 @@ export function rfc3339Seconds(date: Date): string {
 }
 
 
+/** Compact lays a finished metadata record out compactly (see apimachinery/compact-records.ts); stores keep it for the object's life. */
+export type Compact = <T extends object>(record: T) => T;
+
+const asIs: Compact = (record) => record;
+
 /** createdObject builds a new object: system metadata from stamp, the rest from the client. */
-export function createdObject(obj: KubeObject, stamp: CreateStamp, statusSubresource: boolean): KubeObject {
+export function createdObject(obj: KubeObject, stamp: CreateStamp, statusSubresource: boolean, compact: Compact = asIs): KubeObject {
   const meta: MutableMeta = { name: stamp.name };
   if (stamp.namespace !== '') meta.namespace = stamp.namespace;
   meta.uid = stamp.uid;
@@ -45,11 +50,11 @@ export function createdObject(obj: KubeObject, stamp: CreateStamp, statusSubreso
   meta.generation = 1;
   meta.creationTimestamp = stamp.creationTimestamp;
   copyClientMeta(obj.metadata, meta);
-  return withBody(obj, meta, statusSubresource ? 'drop' : 'client', undefined);
+  return withBody(obj, compact(meta), statusSubresource ? 'drop' : 'client', undefined);
 }
 
 /** updatedObject builds the main-resource update of stored from obj, at resourceVersion rv. */
-export function updatedObject(stored: KubeObject, obj: KubeObject, rv: string, statusSubresource: boolean): KubeObject {
+export function updatedObject(stored: KubeObject, obj: KubeObject, rv: string, statusSubresource: boolean, compact: Compact = asIs): KubeObject {
   const old = stored.metadata;
   const meta: MutableMeta = { name: old.name };
   if (old.namespace !== undefined) meta.namespace = old.namespace;
@@ -63,6 +68,8 @@ export function updatedObject(stored: KubeObject, obj: KubeObject, rv: string, s
   const next = withBody(obj, meta, statusSubresource ? 'stored' : 'client', stored);
   // Generation counts changes to the desired state: metadata never, status not when it is a subresource.
   if (bodyChanged(stored, next, statusSubresource)) meta.generation = (old.generation ?? 1) + 1;
+  // next is this function's own, not yet frozen: the compact record replaces meta in place.
+  (next as Record<string, unknown>).metadata = compact(meta);
   return next;
 }
 
