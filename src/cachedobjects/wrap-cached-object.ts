@@ -4,7 +4,6 @@
 import { AppError } from '../errors.js';
 import { jsonEqual } from '../apimachinery/deep-equal.js';
 import type { GroupVersionResource } from '../apimachinery/gvr.js';
-import type { CompactRecords } from '../apimachinery/compact-records.js';
 import { deepFreeze, isPlainObject } from '../apimachinery/object-meta.js';
 import type { KubeObject } from '../apimachinery/object-meta.js';
 import {
@@ -29,8 +28,6 @@ export interface WrapInput {
   readonly name: string;
   /** schema of gvr, when the caller has it: one string shared by every copy instead of one per copy. */
   readonly schema?: string;
-  /** records lays the labels and annotations out compactly, for copies that are stored (see compact-records.ts). */
-  readonly records?: CompactRecords;
 }
 
 /** wrapCachedObject builds the deeply frozen CachedObject of an original, holding it by reference in spec.raw. */
@@ -47,12 +44,10 @@ export function wrapCachedObject(input: WrapInput): KubeObject {
   if (input.identityHash !== '') annotations[IDENTITY_HASH_ANNOTATION] = input.identityHash;
   // deepFreeze stops at frozen values, so a frozen original is neither walked nor copied: at
   // 100k+ objects one shared copy per original matters.
-  const records = input.records;
-  const labels = records === undefined ? derived.labels : records.compact(derived.labels);
   return deepFreeze({
     apiVersion: CACHED_OBJECT_API_VERSION,
     kind: CACHED_OBJECT_KIND,
-    metadata: { name: input.name, labels, annotations: records === undefined ? annotations : records.compact(annotations) },
+    metadata: { name: input.name, labels: derived.labels, annotations },
     spec: { raw: original },
   });
 }

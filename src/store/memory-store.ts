@@ -48,8 +48,8 @@ export class MemoryStore implements S.ResourceStore, S.IndexReader {
   private readonly randomSuffix: () => string;
   private readonly committer: Committer | undefined;
   private readonly stamps: SecondStamps;
-  /** compact lays stored metadata out compactly (see compact-records.ts): it lives as long as its object. */
-  private readonly compact: rules.Compact;
+  /** records lays stored metadata out compactly (see compact-records.ts): it lives as long as its object. */
+  private readonly records = new CompactRecords();
 
   constructor(opts: MemoryStoreOptions = {}) {
     this.cache = opts.cache ?? new WatchCache(opts);
@@ -57,8 +57,6 @@ export class MemoryStore implements S.ResourceStore, S.IndexReader {
     this.randomSuffix = opts.randomSuffix ?? defaultRandomSuffix;
     this.committer = opts.committer;
     this.stamps = new SecondStamps(opts.now ?? (() => new Date()));
-    const records = new CompactRecords();
-    this.compact = (record) => records.compact(record);
   }
 
   /** rv is the version the next write would take without a backend (a placeholder with one). */
@@ -73,7 +71,7 @@ export class MemoryStore implements S.ResourceStore, S.IndexReader {
       const namespace = meta.namespace ?? '';
       const name = pickName(this.table.cluster(ref), ref, namespace, meta, this.randomSuffix);
       const stamp = { name, namespace, uid: flatString(randomUUID()), resourceVersion: String(this.rv + 1), creationTimestamp: this.stamps.stamp() };
-      const created = rules.createdObject(obj, stamp, opts.statusSubresource === true, this.compact);
+      const created = rules.createdObject(obj, stamp, opts.statusSubresource === true, this.records);
       const bytes = deepFreezeMeasured(created);
       if (opts.dryRun === true) return created;
       const key = { ...ref, namespace, name };
@@ -128,7 +126,7 @@ export class MemoryStore implements S.ResourceStore, S.IndexReader {
     const next =
       opts.subresource === 'status'
         ? rules.statusUpdatedObject(stored, obj, rv)
-        : rules.updatedObject(stored, obj, rv, opts.statusSubresource === true, this.compact);
+        : rules.updatedObject(stored, obj, rv, opts.statusSubresource === true, this.records);
     // Kubernetes answers a write that changes nothing with the stored object and no new version.
     if (rules.sameExceptVersion(next, stored)) return stored;
     const bytes = deepFreezeMeasured(next);

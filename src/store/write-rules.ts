@@ -5,6 +5,8 @@
 
 import { flatString } from '../apimachinery/flat-string.js';
 import { jsonEqual } from '../apimachinery/deep-equal.js';
+import type { CompactRecords } from '../apimachinery/compact-records.js';
+import { isPlainObject } from '../apimachinery/object-meta.js';
 import type { KubeObject, ObjectMeta } from '../apimachinery/object-meta.js';
 
 /** SYSTEM_METADATA are the metadata fields the store owns; client-sent values are ignored. */
@@ -36,13 +38,8 @@ export function rfc3339Seconds(date: Date): string {
 }
 
 
-/** Compact lays a finished metadata record out compactly (see apimachinery/compact-records.ts); stores keep it for the object's life. */
-export type Compact = <T extends object>(record: T) => T;
-
-const asIs: Compact = (record) => record;
-
 /** createdObject builds a new object: system metadata from stamp, the rest from the client. */
-export function createdObject(obj: KubeObject, stamp: CreateStamp, statusSubresource: boolean, compact: Compact = asIs): KubeObject {
+export function createdObject(obj: KubeObject, stamp: CreateStamp, statusSubresource: boolean, records?: CompactRecords): KubeObject {
   const meta: MutableMeta = { name: stamp.name };
   if (stamp.namespace !== '') meta.namespace = stamp.namespace;
   meta.uid = stamp.uid;
@@ -50,11 +47,11 @@ export function createdObject(obj: KubeObject, stamp: CreateStamp, statusSubreso
   meta.generation = 1;
   meta.creationTimestamp = stamp.creationTimestamp;
   copyClientMeta(obj.metadata, meta);
-  return withBody(obj, compact(meta), statusSubresource ? 'drop' : 'client', undefined);
+  return withBody(obj, compactMeta(meta, records), statusSubresource ? 'drop' : 'client', undefined);
 }
 
 /** updatedObject builds the main-resource update of stored from obj, at resourceVersion rv. */
-export function updatedObject(stored: KubeObject, obj: KubeObject, rv: string, statusSubresource: boolean, compact: Compact = asIs): KubeObject {
+export function updatedObject(stored: KubeObject, obj: KubeObject, rv: string, statusSubresource: boolean, records?: CompactRecords): KubeObject {
   const old = stored.metadata;
   const meta: MutableMeta = { name: old.name };
   if (old.namespace !== undefined) meta.namespace = old.namespace;
@@ -69,7 +66,7 @@ export function updatedObject(stored: KubeObject, obj: KubeObject, rv: string, s
   // Generation counts changes to the desired state: metadata never, status not when it is a subresource.
   if (bodyChanged(stored, next, statusSubresource)) meta.generation = (old.generation ?? 1) + 1;
   // next is this function's own, not yet frozen: the compact record replaces meta in place.
-  (next as Record<string, unknown>).metadata = compact(meta);
+  (next as Record<string, unknown>).metadata = compactMeta(meta, records);
   return next;
 }
 
@@ -118,6 +115,18 @@ export function sameExceptVersion(next: KubeObject, stored: KubeObject): boolean
 /** hasFinalizers tells whether an object still waits for finalizers. */
 export function hasFinalizers(obj: KubeObject): boolean {
   return (obj.metadata.finalizers?.length ?? 0) > 0;
+}
+
+/**
+ * compactMeta lays out a finished metadata record, its labels and its annotations compactly (see
+ * apimachinery/compact-records.ts): a store keeps them as long as the object. Values are kept by
+ * reference, so only the layout changes.
+ */
+function compactMeta(meta: MutableMeta, records: CompactRecords | undefined): MutableMeta {
+  if (records === undefined) return meta;
+  if (isPlainObject(meta.labels)) meta.labels = records.compact(meta.labels);
+  if (isPlainObject(meta.annotations)) meta.annotations = records.compact(meta.annotations);
+  return records.compact(meta);
 }
 
 function copyClientMeta(from: ObjectMeta | undefined, to: MutableMeta): void {

@@ -14,7 +14,6 @@ import { isCachedObjectUpToDate, unwrapCachedObject, wrapCachedObject } from '..
 import type { IndexReader, ObjectFilter, ObjectKey, ResourceRef, ResourceStore } from '../../store/store.js';
 import type { ReplicationSpec } from './replication-spec.js';
 import { compareStrings } from '../../apimachinery/compare-strings.js';
-import { CompactRecords } from '../../apimachinery/compact-records.js';
 
 /** CopyStore reads and writes the CachedObjects of one (shard, cluster, schema). */
 export class CopyStore {
@@ -23,7 +22,6 @@ export class CopyStore {
   readonly #schema: string;
   readonly #ref: ResourceRef;
   readonly #adopt: ((listed: KubeObject, kept: KubeObject) => void) | undefined;
-  readonly #records = new CompactRecords();
   /** schemaFilter narrows a cache watch of this location to this schema's copies. */
   readonly schemaFilter: ObjectFilter;
 
@@ -75,7 +73,6 @@ export class CopyStore {
       identityHash: this.#spec.identityHash,
       name,
       schema: this.#schema,
-      records: this.#records,
     });
   }
 
