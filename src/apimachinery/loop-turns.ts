@@ -9,19 +9,41 @@
 // few microtasks at a time, so every item started in the turn finishes before any worker sees the
 // budget spent. 256 items cost about 13 ms normally, but while V8 marks a heap of a million
 // objects every allocation pays for marking steps, and those 256 items held the loop for
-// 400-700 ms. So a turn also starts at most TURN_ITEMS items (see full() and take()).
+// 400-700 ms. So a turn also starts a bounded number of items (see full() and take()).
+//
+// That bound is for items that run to their end without the loop turning (reconciles over the
+// memory store). An item that waits on I/O (a copy written to etcd) leaves after a few
+// microseconds, and holding a burst of those to 32 per turn after a pause made them queue behind
+// each other's loop iterations: the replication lag tail on etcd rose from about 25 to 80-200 ms.
+// So the bound follows what recent items did: TURN_ITEMS when they finish in the same pass of
+// the loop they started in, up to TURN_ITEMS_MAX when they all wait on I/O.
 
 /** TURN_BUDGET_MS is how long work may run back to back before the event loop gets a turn. */
 export const TURN_BUDGET_MS = 10;
 
-/** TURN_ITEMS is how many items (reconciles) a turn may start. */
+/** TURN_ITEMS is how many items (reconciles) a turn may start when they finish without the loop turning. */
 export const TURN_ITEMS = 32;
+
+/** TURN_ITEMS_MAX bounds the items a turn may start when they wait on I/O. */
+export const TURN_ITEMS_MAX = 1024;
+
+/** SHARE_WEIGHT is the weight of the latest item in the share of items that ended in their own pass (about the last 32 items count). */
+const SHARE_WEIGHT = 1 / 32;
 
 /** LoopTurns paces work that shares one event loop: `if (turns.spent()) await turns.nextTurn();` between steps. */
 export class LoopTurns {
   private turnStarted = performance.now();
   private taken = 0;
   private next: Promise<void> | undefined;
+  /**
+   * pass numbers the passes of the event loop in which items start: it moves on once the
+   * microtasks of the macrotask that started an item are drained (see take() and nextTurn()).
+   */
+  private pass = 0;
+  private inTurn = false;
+  private passEndQueued = false;
+  /** sameShare is the recent share of items that finished in the pass they started in. */
+  private sameShare = 1;
 
   constructor(
     private readonly budgetMs = TURN_BUDGET_MS,
@@ -39,12 +61,30 @@ export class LoopTurns {
    * gone and wait a turn for nothing, but the count only grows with work done since the last wait.
    */
   full(): boolean {
-    return this.taken >= this.items;
+    return this.taken >= this.limit();
   }
 
-  /** take counts one item started in this turn. */
-  take(): void {
+  /** limit is how many items a turn may start now (see the file comment). */
+  limit(): number {
+    const share = Math.max(this.sameShare, this.items / TURN_ITEMS_MAX);
+    return Math.min(TURN_ITEMS_MAX, Math.round(this.items / share));
+  }
+
+  /** take counts one item started; pass what it returns to finished() when the item ends. */
+  take(): number {
     this.taken++;
+    // Outside a turn the item starts in an I/O callback: the pass ends in this iteration's check phase.
+    if (!this.inTurn && !this.passEndQueued) {
+      this.passEndQueued = true;
+      setImmediate(() => this.endPass());
+    }
+    return this.pass;
+  }
+
+  /** finished tells that the item whose take() returned token has ended. */
+  finished(token: number): void {
+    const same = token === this.pass ? 1 : 0;
+    this.sameShare += (same - this.sameShare) * SHARE_WEIGHT;
   }
 
   /** nextTurn resolves in the event loop's next check phase, after its I/O; callers waiting together share it. */
@@ -54,9 +94,20 @@ export class LoopTurns {
         this.next = undefined;
         this.turnStarted = performance.now();
         this.taken = 0;
+        this.inTurn = true;
         resolve();
+      });
+      // Queued right behind the turn's immediate: it runs once the turn's microtasks are drained.
+      setImmediate(() => {
+        this.inTurn = false;
+        this.endPass();
       });
     });
     return this.next;
+  }
+
+  private endPass(): void {
+    this.passEndQueued = false;
+    this.pass++;
   }
 }

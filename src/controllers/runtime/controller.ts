@@ -101,8 +101,9 @@ export class Controller {
       const key = await this.queue.get();
       if (key === undefined) return;
       while (this.turns.full()) await this.turns.nextTurn();
-      this.turns.take();
+      const turn = this.turns.take();
       await this.processItem(key);
+      this.turns.finished(turn);
       if (this.turns.spent()) await this.turns.nextTurn();
     }
   }

@@ -4,7 +4,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { Controller } from '../../../../src/controllers/runtime/controller.js';
-import { LoopTurns, TURN_ITEMS } from '../../../../src/apimachinery/loop-turns.js';
+import { LoopTurns, TURN_ITEMS, TURN_ITEMS_MAX } from '../../../../src/apimachinery/loop-turns.js';
 import { silentLog } from './helpers.js';
 
 const KEYS = 2000;
@@ -74,7 +74,7 @@ describe('LoopTurns', () => {
     expect(turns.nextTurn()).not.toBe(first);
   });
 
-  it('case 4: 256 workers whose reconciles interleave over awaits start at most TURN_ITEMS (32) per turn: a timer runs before 128 more are done', async () => {
+  it('case 4: 256 workers whose reconciles interleave over awaits that finish inside their turn start at most TURN_ITEMS (32) per turn: a timer runs before 128 more are done', async () => {
     // Without a cap on the items a turn starts, every item under way when the time budget runs
     // out (all 256) finishes before any worker looks at the budget. The timer is set in the
     // second 256 items, so without the cap most of them would run before it.
@@ -84,4 +84,71 @@ describe('LoopTurns', () => {
     expect(TURN_ITEMS).toBe(32);
     expect(await runUntilStopped([c], firedAfter)).toBeLessThan(128);
   });
+
+  it('case 5: items that wait on I/O raise the bound to TURN_ITEMS_MAX', async () => {
+    const turns = new LoopTurns();
+    await startItems(turns, 200, () => new Promise<void>((resolve) => setTimeout(resolve, 1)));
+    expect(turns.limit()).toBe(TURN_ITEMS_MAX);
+  });
+
+  it('case 6: items that finish in microtasks keep the bound at TURN_ITEMS, in a turn or outside one', async () => {
+    const turns = new LoopTurns();
+    await startItems(turns, 200, () => Promise.resolve());
+    expect(turns.limit()).toBe(TURN_ITEMS);
+    await turns.nextTurn();
+    await startItems(turns, 200, () => Promise.resolve());
+    expect(turns.limit()).toBe(TURN_ITEMS);
+  });
+
+  it('case 7: items that finish in the pass they started in bring the bound back after a spell of I/O', async () => {
+    const turns = new LoopTurns();
+    await startItems(turns, 200, () => new Promise<void>((resolve) => setTimeout(resolve, 1)));
+    await turns.nextTurn();
+    await startItems(turns, 200, () => Promise.resolve());
+    expect(turns.limit()).toBe(TURN_ITEMS);
+  });
+
+  it('case 8: once reconciles are seen to wait on I/O, a burst of 256 keys starts in one pass of the loop, not 32 a turn', async () => {
+    // A probe counts the loop's check phases; each reconcile notes the count it started in.
+    let pass = 0;
+    let probing = true;
+    const probe = (): void => {
+      pass++;
+      if (probing) setImmediate(probe);
+    };
+    probe();
+    const startedIn = new Map<number, number>();
+    let done = 0;
+    let target = 0;
+    let reached: () => void = () => undefined;
+    const until = (n: number): Promise<void> => new Promise((resolve) => { target = n; reached = resolve; });
+    const c = new Controller({
+      name: 'io', workers: 256, log: silentLog(), reconcile: async () => {
+        startedIn.set(pass, (startedIn.get(pass) ?? 0) + 1);
+        await new Promise<void>((resolve) => setTimeout(resolve, 1));
+        if (++done === target) reached();
+      },
+    });
+    c.start();
+    const warmed = until(300);
+    for (let i = 0; i < 300; i++) c.enqueue(`warm${i}`);
+    await warmed;
+    startedIn.clear();
+    const burst = until(556);
+    for (let i = 0; i < 256; i++) c.enqueue(`burst${i}`);
+    await burst;
+    probing = false;
+    await c.stop();
+    expect(Math.max(...startedIn.values())).toBeGreaterThan(128);
+  });
 });
+
+/** startItems starts n items in the current turn, as controller workers do, and settles when all have finished. */
+function startItems(turns: LoopTurns, n: number, item: () => Promise<void>): Promise<void> {
+  const items: Promise<void>[] = [];
+  for (let i = 0; i < n; i++) {
+    const token = turns.take();
+    items.push(item().then(() => turns.finished(token)));
+  }
+  return Promise.all(items).then(() => undefined);
+}
