@@ -87,7 +87,7 @@ describe('LoopTurns', () => {
 
   it('case 5: items that wait on I/O raise the bound to TURN_ITEMS_MAX', async () => {
     const turns = new LoopTurns();
-    await startItems(turns, 200, () => new Promise<void>((resolve) => setTimeout(resolve, 1)));
+    await startItems(turns, 200, ioWait);
     expect(turns.limit()).toBe(TURN_ITEMS_MAX);
   });
 
@@ -102,7 +102,7 @@ describe('LoopTurns', () => {
 
   it('case 7: items that finish in the pass they started in bring the bound back after a spell of I/O', async () => {
     const turns = new LoopTurns();
-    await startItems(turns, 200, () => new Promise<void>((resolve) => setTimeout(resolve, 1)));
+    await startItems(turns, 200, ioWait);
     await turns.nextTurn();
     await startItems(turns, 200, () => Promise.resolve());
     expect(turns.limit()).toBe(TURN_ITEMS);
@@ -125,7 +125,7 @@ describe('LoopTurns', () => {
     const c = new Controller({
       name: 'io', workers: 256, log: silentLog(), reconcile: async () => {
         startedIn.set(pass, (startedIn.get(pass) ?? 0) + 1);
-        await new Promise<void>((resolve) => setTimeout(resolve, 1));
+        await ioWait();
         if (++done === target) reached();
       },
     });
@@ -142,6 +142,15 @@ describe('LoopTurns', () => {
     expect(Math.max(...startedIn.values())).toBeGreaterThan(128);
   });
 });
+
+/**
+ * ioWait stands for a wait on I/O: it ends in a later pass of the event loop than the one it
+ * started in, whichever phase that was (the immediate runs after the one that ends the pass).
+ */
+async function ioWait(): Promise<void> {
+  await new Promise<void>((resolve) => setImmediate(resolve));
+  await new Promise<void>((resolve) => setTimeout(resolve, 1));
+}
 
 /** startItems starts n items in the current turn, as controller workers do, and settles when all have finished. */
 function startItems(turns: LoopTurns, n: number, item: () => Promise<void>): Promise<void> {
