@@ -73,7 +73,9 @@ export class LoopTurns {
   /** take counts one item started; pass what it returns to finished() when the item ends. */
   take(): number {
     this.taken++;
-    // Outside a turn the item starts in an I/O callback: the pass ends in this iteration's check phase.
+    // Outside a turn the item starts in an I/O callback (its pass ends in this iteration's check
+    // phase) or in another immediate (it ends in the next iteration's: an item done by then still
+    // counts as same-pass, which only keeps the bound lower).
     if (!this.inTurn && !this.passEndQueued) {
       this.passEndQueued = true;
       setImmediate(() => this.endPass());
