@@ -26,4 +26,5 @@ RUN mkdir -p /var/lib/cachegate && chown node:node /var/lib/cachegate
 VOLUME /var/lib/cachegate
 USER node
 EXPOSE 8080
-ENTRYPOINT ["node", "dist/main.js"]
+# --max-semi-space-size: see "Runtime and dependency versions" in the README (npm start passes the same flag).
+ENTRYPOINT ["node", "--max-semi-space-size=16", "dist/main.js"]

@@ -34,7 +34,7 @@ async function main(): Promise<void> {
   const replicas: Array<{ url: string; child: ChildProcess }> = [];
   for (let i = 0; i < REPLICAS; i++) {
     const port = await freePort();
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', '--port', String(port), '--config', config], {
+    const child = spawn(process.execPath, ['--max-semi-space-size=16', '--import', 'tsx', 'src/main.ts', '--port', String(port), '--config', config], {
       cwd: ROOT, env: { ...process.env, LOG_LEVEL: process.env['LOG_LEVEL'] ?? 'warn' }, stdio: ['ignore', 'inherit', 'inherit'],
     });
     replicas.push({ url: `http://127.0.0.1:${port}`, child });
