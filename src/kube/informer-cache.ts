@@ -24,6 +24,7 @@ export class InformerCache {
   #silenced = false;
   #apiVersion: string | undefined;
   #kind: string | undefined;
+  #creationTimestamp: string | undefined;
 
   constructor(clusterOf: (obj: KubeObject) => string, log: Logger) {
     this.#clusterOf = clusterOf;
@@ -48,7 +49,7 @@ export class InformerCache {
 
   /** upsert stores an added or modified object and tells handlers whether it is new. */
   upsert(obj: KubeObject): void {
-    this.#set(deepFreeze(this.#sharingTypeStrings(obj)));
+    this.#set(deepFreeze(this.#sharingStrings(obj)));
   }
 
   /** adopt stores equal in place of stored, if stored is the object held for its key (see SourceView.adopt); no handler is told. */
@@ -114,7 +115,9 @@ export class InformerCache {
 
   // Every object of one informer has one apiVersion and one kind: the objects a watch brings then
   // share one string each instead of one parsed per event (a CRD's `<group>/<version>` is ~30 bytes).
-  #sharingTypeStrings(obj: KubeObject): KubeObject {
+  // Objects created in one burst carry one creationTimestamp (40 bytes a string), so the last one
+  // seen is shared too. (A list's items are shared page by page as they are parsed: dynamic-client.ts.)
+  #sharingStrings(obj: KubeObject): KubeObject {
     if (Object.isFrozen(obj)) return obj;
     const writable = obj as { apiVersion?: string; kind?: string };
     if (writable.apiVersion !== undefined) {
@@ -124,6 +127,11 @@ export class InformerCache {
     if (writable.kind !== undefined) {
       if (writable.kind === this.#kind) writable.kind = this.#kind;
       else this.#kind = writable.kind;
+    }
+    const meta = obj.metadata as { creationTimestamp?: string } | undefined;
+    if (meta !== undefined && !Object.isFrozen(meta) && meta.creationTimestamp !== undefined) {
+      if (meta.creationTimestamp === this.#creationTimestamp) meta.creationTimestamp = this.#creationTimestamp;
+      else this.#creationTimestamp = meta.creationTimestamp;
     }
     return obj;
   }

@@ -48,6 +48,7 @@ describe('DynamicClient', () => {
     expect(page.resourceVersion).toMatch(/^\d+$/);
     const item = page.items.find((o) => o.metadata.name === 'raw-json');
     expect(item).toMatchObject({ apiVersion: 'v1', kind: 'ConfigMap' });
+    expect(Object.keys(item ?? {}).slice(0, 2)).toEqual(['apiVersion', 'kind']);
     expect(typeof item?.metadata.creationTimestamp).toBe('string');
     expect(Object.isFrozen(item)).toBe(true);
     expect(Object.isFrozen(item?.metadata)).toBe(true);
