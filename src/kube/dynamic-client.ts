@@ -6,6 +6,7 @@ import { AppError, isAppError } from '../errors.js';
 import type { GroupVersionResource } from '../apimachinery/gvr.js';
 import type { KubeObject } from '../apimachinery/object-meta.js';
 import { deepFreeze, isPlainObject } from '../apimachinery/object-meta.js';
+import { SharedValues } from '../apimachinery/shared-values.js';
 import type { SourceConnection } from './source-connection.js';
 import { resourcePath } from './source-connection.js';
 import { continueTokenAtStart, listAhead } from './list-ahead.js';
@@ -73,6 +74,8 @@ export const LIST_PAGE_SIZE = 2_000;
 /** DynamicClient reads and writes any resource of one source; every object it returns is deep-frozen. */
 export class DynamicClient {
   readonly source: SourceConnection;
+  /** sharedValues dedupes what the objects read from this source repeat; its informers use it too. */
+  readonly sharedValues = new SharedValues();
 
   constructor(source: SourceConnection) {
     this.source = source;
@@ -99,7 +102,7 @@ export class DynamicClient {
       return token !== undefined;
     };
     const body = await sourceRequest(this.source, { method: 'GET', path, ...(opts.signal ? { signal: opts.signal } : {}), ...(peek ? { peek } : {}) });
-    return deepFreeze(listPageOf(body));
+    return deepFreeze(listPageOf(body, this.sharedValues));
   }
 
   /**
@@ -182,7 +185,7 @@ export class DynamicClient {
 }
 
 /** listPageOf reads a List answer, filling each item's apiVersion and kind from the list's. */
-function listPageOf(body: unknown): ListPage {
+function listPageOf(body: unknown, shared: SharedValues): ListPage {
   if (!isPlainObject(body) || !Array.isArray(body['items'])) {
     throw new AppError('InternalError', 'source answered a list request with something that is not a list');
   }
@@ -190,7 +193,6 @@ function listPageOf(body: unknown): ListPage {
   const apiVersion = typeof body['apiVersion'] === 'string' ? body['apiVersion'] : undefined;
   const listKind = typeof body['kind'] === 'string' ? body['kind'] : '';
   const kind = listKind.endsWith('List') ? listKind.slice(0, -'List'.length) : undefined;
-  const shared = new SharedStrings();
   const items = (body['items'] as unknown[]).filter(isPlainObject).map((item) => listItem(item, apiVersion, kind, shared));
   const token = typeof meta['continue'] === 'string' && meta['continue'] !== '' ? meta['continue'] : undefined;
   return {
@@ -200,32 +202,18 @@ function listPageOf(body: unknown): ListPage {
   };
 }
 
-/** SharedStrings is the last creationTimestamp a page's items carried. */
-class SharedStrings {
-  creationTimestamp: string | undefined;
-}
-
 /**
- * listItem is a parsed list item as an object of its own. An item that repeats the list's
- * apiVersion or kind keeps its field's place but shares the list's string: one per page instead of
- * one per item (a CRD's `<group>/<version>` is ~30 bytes). Items created in one burst carry one
- * creationTimestamp (40 bytes a string), so an item equal to the one before shares its string. The
- * item is the parser's own, so it is changed in place: a copy per item would be garbage at 1M items.
+ * listItem is a parsed list item as the object to keep: given the list's apiVersion and kind where
+ * it has none (they lead, as in every object the API serves), frozen, with its repeated strings
+ * and records shared with the items before it (shared-values.ts). The item is the parser's own,
+ * so it is changed in place: a copy per item would be garbage at 1M items.
  */
-function listItem(item: Record<string, unknown>, apiVersion: string | undefined, kind: string | undefined, shared: SharedStrings): KubeObject {
-  if (apiVersion !== undefined && item['apiVersion'] === apiVersion) item['apiVersion'] = apiVersion;
-  if (kind && item['kind'] === kind) item['kind'] = kind;
-  const metadata = item['metadata'];
-  if (!isPlainObject(metadata)) item['metadata'] = {};
-  else if (typeof metadata['creationTimestamp'] === 'string') {
-    if (metadata['creationTimestamp'] === shared.creationTimestamp) metadata['creationTimestamp'] = shared.creationTimestamp;
-    else shared.creationTimestamp = metadata['creationTimestamp'];
-  }
+function listItem(item: Record<string, unknown>, apiVersion: string | undefined, kind: string | undefined, shared: SharedValues): KubeObject {
+  if (!isPlainObject(item['metadata'])) item['metadata'] = {};
   const missingApiVersion = apiVersion !== undefined && item['apiVersion'] === undefined;
   const missingKind = kind !== undefined && kind !== '' && item['kind'] === undefined;
-  if (!missingApiVersion && !missingKind) return item as KubeObject;
-  // The type fields lead, as in every object the API serves.
-  return { ...(missingApiVersion ? { apiVersion } : {}), ...(missingKind ? { kind } : {}), ...item } as KubeObject;
+  const typed = missingApiVersion || missingKind ? { ...(missingApiVersion ? { apiVersion } : {}), ...(missingKind ? { kind } : {}), ...item } : item;
+  return shared.freeze(typed as KubeObject);
 }
 
 function nameOf(obj: KubeObject): string {

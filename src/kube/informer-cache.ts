@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import type { KubeObject } from '../apimachinery/object-meta.js';
 import { LoopTurns } from '../apimachinery/loop-turns.js';
 import { deepFreeze } from '../apimachinery/object-meta.js';
+import { SharedValues } from '../apimachinery/shared-values.js';
 import { ClusterObjects } from './cluster-objects.js';
 
 /** InformerHandler receives changes to the store; update gets the new object first, then the old one. */
@@ -22,12 +23,12 @@ export class InformerCache {
   readonly #clusterOf: (obj: KubeObject) => string;
   readonly #log: Logger;
   #silenced = false;
-  #apiVersion: string | undefined;
-  #kind: string | undefined;
-  #creationTimestamp: string | undefined;
+  readonly #shared: SharedValues;
 
-  constructor(clusterOf: (obj: KubeObject) => string, log: Logger) {
+  /** shared: the values this informer's objects repeat are kept once (the source's list pages use the same table). */
+  constructor(clusterOf: (obj: KubeObject) => string, log: Logger, shared = new SharedValues()) {
     this.#clusterOf = clusterOf;
+    this.#shared = shared;
     this.#objects = new ClusterObjects(clusterOf);
     this.#log = log;
   }
@@ -47,9 +48,9 @@ export class InformerCache {
     return this.#objects.size;
   }
 
-  /** upsert stores an added or modified object and tells handlers whether it is new. */
+  /** upsert stores an added or modified object (frozen, its repeated values shared) and tells handlers whether it is new. */
   upsert(obj: KubeObject): void {
-    this.#set(deepFreeze(this.#sharingStrings(obj)));
+    this.#set(this.#shared.freeze(obj));
   }
 
   /** adopt stores equal in place of stored, if stored is the object held for its key (see SourceView.adopt); no handler is told. */
@@ -111,29 +112,6 @@ export class InformerCache {
     const old = this.#objects.set(obj);
     if (old === undefined) this.#emit((h) => h.add?.(obj));
     else this.#emit((h) => h.update?.(obj, old));
-  }
-
-  // Every object of one informer has one apiVersion and one kind: the objects a watch brings then
-  // share one string each instead of one parsed per event (a CRD's `<group>/<version>` is ~30 bytes).
-  // Objects created in one burst carry one creationTimestamp (40 bytes a string), so the last one
-  // seen is shared too. (A list's items are shared page by page as they are parsed: dynamic-client.ts.)
-  #sharingStrings(obj: KubeObject): KubeObject {
-    if (Object.isFrozen(obj)) return obj;
-    const writable = obj as { apiVersion?: string; kind?: string };
-    if (writable.apiVersion !== undefined) {
-      if (writable.apiVersion === this.#apiVersion) writable.apiVersion = this.#apiVersion;
-      else this.#apiVersion = writable.apiVersion;
-    }
-    if (writable.kind !== undefined) {
-      if (writable.kind === this.#kind) writable.kind = this.#kind;
-      else this.#kind = writable.kind;
-    }
-    const meta = obj.metadata as { creationTimestamp?: string } | undefined;
-    if (meta !== undefined && !Object.isFrozen(meta) && meta.creationTimestamp !== undefined) {
-      if (meta.creationTimestamp === this.#creationTimestamp) meta.creationTimestamp = this.#creationTimestamp;
-      else this.#creationTimestamp = meta.creationTimestamp;
-    }
-    return obj;
   }
 
   #emit(notify: (handler: InformerHandler) => void): void {

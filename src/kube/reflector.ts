@@ -71,7 +71,7 @@ export class Reflector {
     this.labelSelector = opts.labelSelector || undefined;
     const resource = schemaOf(opts.gvr);
     this.#log = opts.log.child({ source: opts.source.name, resource, cluster: opts.cluster ?? '*' });
-    this.#cache = new InformerCache((obj) => clusterOf(opts.source, obj), this.#log);
+    this.#cache = new InformerCache((obj) => clusterOf(opts.source, obj), this.#log, opts.client.sharedValues);
     this.#backoff = new Backoff(opts.backoff);
     this.#health = new ReflectorHealth({ source: opts.source.name, resource, log: this.#log, ...(opts.restarts ? { restarts: opts.restarts } : {}) });
   }

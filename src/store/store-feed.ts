@@ -7,6 +7,7 @@ import type { Backend, Change, Feed } from '../storage/backend.js';
 import type { BackendCommitter } from './backend-committer.js';
 import type { AppliedChange, WatchCache } from './watch-cache.js';
 import { parseStorageKey, spacePrefix, storageKey } from './storage-key.js';
+import { SharedValues } from '../apimachinery/shared-values.js';
 import { decodeStoredValue } from './stored-value.js';
 import type { DecodedValue } from './stored-value.js';
 
@@ -25,6 +26,8 @@ export class StoreFeed {
   private readonly opts: StoreFeedOptions;
   private feed: Feed | undefined;
   private stopped = false;
+  /** shared: what decoded objects repeat is kept once (see shared-values.ts). */
+  private readonly shared = new SharedValues();
 
   constructor(opts: StoreFeedOptions) {
     this.opts = opts;
@@ -108,7 +111,7 @@ export class StoreFeed {
 
   private decode(storage: string, value: string, revision: number): AppliedChange | undefined {
     const key = parseStorageKey(this.opts.space, storage);
-    const decoded: DecodedValue | undefined = key === undefined ? undefined : (this.opts.committer.ownValue(storage, value, revision) ?? decodeStoredValue(value, revision));
+    const decoded: DecodedValue | undefined = key === undefined ? undefined : (this.opts.committer.ownValue(storage, value, revision) ?? decodeStoredValue(value, revision, this.shared));
     if (key === undefined || decoded === undefined) {
       this.opts.onSkipped?.(storage);
       return undefined;

@@ -4,6 +4,7 @@
 
 import { deepFreezeMeasured } from '../apimachinery/object-bytes.js';
 import type { KubeObject } from '../apimachinery/object-meta.js';
+import type { SharedValues } from '../apimachinery/shared-values.js';
 
 /** encodeStoredValue is the backend value of an object. */
 export function encodeStoredValue(obj: KubeObject): string {
@@ -18,8 +19,12 @@ export interface DecodedValue {
   readonly bytes: number;
 }
 
-/** decodeStoredValue reads a value written at revision; undefined when it is not an object's JSON. */
-export function decodeStoredValue(value: string, revision: number): DecodedValue | undefined {
+/**
+ * decodeStoredValue reads a value written at revision; undefined when it is not an object's JSON.
+ * Given shared, the object's repeated strings and records are shared with the values it decoded
+ * before (a restart decodes every copy, and copies of one resource repeat most of themselves).
+ */
+export function decodeStoredValue(value: string, revision: number, shared?: SharedValues): DecodedValue | undefined {
   let parsed: unknown;
   try {
     parsed = JSON.parse(value);
@@ -30,7 +35,8 @@ export function decodeStoredValue(value: string, revision: number): DecodedValue
   const obj = parsed as { metadata?: unknown };
   if (typeof obj.metadata !== 'object' || obj.metadata === null || Array.isArray(obj.metadata)) return undefined;
   (obj.metadata as Record<string, unknown>).resourceVersion = String(revision);
-  const object = obj as KubeObject;
+  // Measured after sharing: the estimate counts a shared record once per holder, an upper bound.
+  const object = shared === undefined ? (obj as KubeObject) : shared.freeze(obj as KubeObject);
   return { object, bytes: deepFreezeMeasured(object) };
 }
 

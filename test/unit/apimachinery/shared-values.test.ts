@@ -1,0 +1,97 @@
+// SharedValues freezes parsed objects and lets equal leaf records be one object. What a reader
+// sees must not change: the same keys in the same order, the same values, everything frozen; and
+// only records that are equal as JSON and as JavaScript values are merged.
+
+import { describe, expect, it } from 'vitest';
+import { GENERATION, SharedValues } from '../../../src/apimachinery/shared-values.js';
+
+function parsed<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value)) as T;
+}
+
+function pod(name: string): { metadata: { name: string; labels: Record<string, string> }; spec: { containers: Array<{ image: string; ports: Array<{ containerPort: number }> }> } } {
+  return parsed({ metadata: { name, labels: { app: 'web', tier: 'frontend' } }, spec: { containers: [{ image: 'registry.example.com/web:1.2.3', ports: [{ containerPort: 8080 }] }] } });
+}
+
+describe('SharedValues', () => {
+  it('case 1: the result is deep-frozen and equal to the input, keys in their order', () => {
+    const input = pod('a');
+    const text = JSON.stringify(input);
+    const out = new SharedValues().freeze(input);
+    expect(JSON.stringify(out)).toBe(text);
+    expect(Object.isFrozen(out)).toBe(true);
+    expect(Object.isFrozen(out.metadata.labels)).toBe(true);
+    expect(Object.isFrozen(out.spec.containers[0]?.ports[0])).toBe(true);
+  });
+
+  it('case 2: equal leaf records of two objects become one object; the objects stay apart', () => {
+    const shared = new SharedValues();
+    const a = shared.freeze(pod('a'));
+    const b = shared.freeze(pod('b'));
+    expect(b).not.toBe(a);
+    expect(b.metadata.labels).toBe(a.metadata.labels);
+    expect(b.spec.containers[0]?.ports[0]).toBe(a.spec.containers[0]?.ports[0]);
+    // A record holding records is not a leaf: each object keeps its own.
+    expect(b.spec.containers[0]).not.toBe(a.spec.containers[0]);
+    expect(b.metadata.name).toBe('b');
+  });
+
+  it('case 3: records with the same entries in another order stay apart and keep their order', () => {
+    const shared = new SharedValues();
+    const a = shared.freeze(parsed({ labels: { x: '1', y: '2' } }));
+    const b = shared.freeze(parsed({ labels: { y: '2', x: '1' } }));
+    expect(b.labels).not.toBe(a.labels);
+    expect(Object.keys(b.labels)).toEqual(['y', 'x']);
+  });
+
+  it('case 4: a record of more than eight entries is not shared', () => {
+    const wide = Object.fromEntries(Array.from({ length: 9 }, (_, i) => [`k${i}`, i]));
+    const shared = new SharedValues();
+    const a = shared.freeze(parsed({ wide }));
+    const b = shared.freeze(parsed({ wide }));
+    expect(b.wide).not.toBe(a.wide);
+    expect(b.wide).toEqual(wide);
+  });
+
+  it('case 5: a value already frozen is kept as it is, without a walk', () => {
+    const shared = new SharedValues();
+    const first = shared.freeze(parsed({ labels: { app: 'web' } }));
+    const frozen = Object.freeze({ labels: { app: 'web' } });
+    const out = shared.freeze(frozen);
+    expect(out).toBe(frozen);
+    expect(out.labels).not.toBe(first.labels);
+    expect(Object.isFrozen(out.labels)).toBe(false);
+  });
+
+  it.each([
+    { n: 6, a: { v: undefined }, b: {} },
+    { n: 7, a: { v: Number.NaN }, b: { v: null } },
+    { n: 8, a: { v: -0 }, b: { v: 0 } },
+    { n: 9, a: { v: Number.POSITIVE_INFINITY }, b: { v: null } },
+  ])('case $n: records JSON would write alike but that differ as values stay apart', ({ a, b }) => {
+    const shared = new SharedValues();
+    const first = shared.freeze({ r: a });
+    const second = shared.freeze({ r: b });
+    expect(second.r).not.toBe(first.r);
+    expect(Object.keys(second.r)).toEqual(Object.keys(b));
+  });
+
+  it('case 10: an own __proto__ key stays an own key and never becomes the prototype', () => {
+    const shared = new SharedValues();
+    shared.freeze(JSON.parse('{"x":{"polluted":true}}') as unknown);
+    const out = shared.freeze(JSON.parse('{"a":1,"__proto__":{"polluted":true}}') as Record<string, unknown>);
+    expect(Object.getPrototypeOf(out)).toBe(Object.prototype);
+    expect(Object.keys(out)).toEqual(['a', '__proto__']);
+    expect((out as { polluted?: boolean }).polluted).toBeUndefined();
+  });
+
+  it('case 11: the tables stay bounded, and a record that keeps repeating stays shared across generations', () => {
+    const shared = new SharedValues();
+    const first = shared.freeze(parsed({ labels: { app: 'web' } }));
+    for (let i = 0; i < 3 * GENERATION; i++) {
+      shared.freeze(parsed({ labels: { uid: `u-${i}` } }));
+      if (i % 1000 === 0) expect(shared.freeze(parsed({ labels: { app: 'web' } })).labels).toBe(first.labels);
+    }
+    expect(shared.size).toBeLessThanOrEqual(4 * GENERATION);
+  });
+});
