@@ -4,12 +4,14 @@
 // occurrence its own copy; V8 shares only string values of up to 10 characters. A cache keeps its
 // objects deep-frozen for as long as they exist, so one frozen copy of a repeated value can stand
 // for all of them: SharedValues freezes a freshly parsed object and, on the way, replaces each
-// repeated string and each repeated leaf record (an object or array of a few primitives) with the
-// copy it saw first.
+// repeated string and each repeated record (an object or array of a few entries, each a short
+// primitive, a string seen before or a record seen before) with the copy it saw first. Records are
+// found by their JSON text.
 //
-// The tables are bounded: each holds two generations of GENERATION entries, and a value found in
-// the older one moves to the newer, so values that keep repeating stay while unique ones (uids,
-// names) age out. A value is never changed, only replaced by an equal one.
+// The tables are bounded: each holds two generations, a generation ending at GENERATION entries or
+// GENERATION_CHARS characters of keys, and a value found in the older one moves to the newer, so
+// values that keep repeating stay while unique ones (uids, names) age out. A value is never changed,
+// only replaced by an equal one.
 
 /** MIN_STRING: V8's JSON parser already shares string values shorter than this. */
 const MIN_STRING = 11;
@@ -17,48 +19,60 @@ const MIN_STRING = 11;
 /** MAX_STRING: longer strings (certificates, scripts) rarely repeat, and hashing them costs more. */
 const MAX_STRING = 256;
 
-/** MAX_RECORD_KEYS: larger records rarely repeat whole. */
-const MAX_RECORD_KEYS = 8;
+/** MAX_RECORD_ENTRIES: larger records rarely repeat whole. */
+const MAX_RECORD_ENTRIES = 16;
+
+/** MAX_KEY: a record whose JSON text may be longer is not shared (its key would cost about what it saves). */
+const MAX_KEY = 512;
 
 /** GENERATION is the number of entries of a table's newer generation before it becomes the older one. */
 export const GENERATION = 16_384;
+
+/** GENERATION_CHARS bounds the key characters of one generation (at most twice this is held). */
+const GENERATION_CHARS = 4 * 2 ** 20;
 
 /** SharedTable maps keys to the first value seen for them, over two bounded generations. */
 class SharedTable<V> {
   #newer = new Map<string, V>();
   #older = new Map<string, V>();
+  #newerChars = 0;
 
-  /** share returns the value kept for key, keeping value when there is none. */
-  share(key: string, value: V): V {
+  /** find returns the value kept for key (moving it to the newer generation), or undefined. */
+  find(key: string): V | undefined {
     const kept = this.#newer.get(key);
     if (kept !== undefined) return kept;
     const older = this.#older.get(key);
-    this.#remember(key, older ?? value);
-    return older ?? value;
+    if (older !== undefined) this.remember(key, older);
+    return older;
+  }
+
+  /** remember keeps value for key. */
+  remember(key: string, value: V): void {
+    if (this.#newer.size >= GENERATION || this.#newerChars >= GENERATION_CHARS) {
+      this.#older = this.#newer;
+      this.#newer = new Map();
+      this.#newerChars = 0;
+    }
+    this.#newer.set(key, value);
+    this.#newerChars += key.length;
   }
 
   get size(): number {
     return this.#newer.size + this.#older.size;
   }
-
-  #remember(key: string, value: V): void {
-    if (this.#newer.size >= GENERATION) {
-      this.#older = this.#newer;
-      this.#newer = new Map();
-    }
-    this.#newer.set(key, value);
-  }
 }
 
-/** SharedValues deep-freezes parsed JSON values, sharing repeated strings and leaf records between them. */
+/** SharedValues deep-freezes parsed JSON values, sharing repeated strings and records between them. */
 export class SharedValues {
   readonly #strings = new SharedTable<string>();
   readonly #records = new SharedTable<object>();
+  /** keys: the JSON length of every shared record seen twice, so the records holding it can be shared too. */
+  readonly #keys = new WeakMap<object, number>();
 
   /**
    * freeze deep-freezes value, which the caller owns and no one else holds (a parse result), and
-   * returns what to keep in its place: value itself, or for a leaf record an equal frozen one seen
-   * before. Values already frozen are kept as they are, without a walk.
+   * returns what to keep in its place: value itself, or for a shareable record an equal frozen one
+   * seen before. Values already frozen are kept as they are, without a walk.
    */
   freeze<T>(value: T): T {
     return this.#walk(value) as T;
@@ -70,50 +84,87 @@ export class SharedValues {
   }
 
   #walk(value: unknown): unknown {
-    if (typeof value === 'string') {
-      return value.length >= MIN_STRING && value.length <= MAX_STRING ? this.#strings.share(value, value) : value;
-    }
+    if (typeof value === 'string') return this.#sharedString(value) ?? value;
     if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return value;
-    // Index and for-in loops allocate no key array (a sync walks a million objects).
-    let leaf = true;
-    let size = 0;
-    if (Array.isArray(value)) {
-      const items = value as unknown[];
-      for (let i = 0; i < items.length; i++) leaf = this.#replaceChild(items, i) && leaf;
-      size = items.length;
-    } else {
-      const record = value as Record<string, unknown>;
-      for (const key in record) {
-        leaf = this.#replaceChild(record, key) && leaf;
-        size++;
-      }
-    }
+    const length = Array.isArray(value) ? this.#walkArray(value as unknown[]) : this.#walkRecord(value as Record<string, unknown>);
     Object.freeze(value);
-    return leaf && size <= MAX_RECORD_KEYS ? this.#records.share(JSON.stringify(value), value) : value;
+    if (length < 0 || length > MAX_KEY) return value;
+    // Every part is a short primitive, a string seen before or a shared record: the text is short.
+    const key = JSON.stringify(value);
+    const found = this.#records.find(key);
+    if (found === undefined) {
+      this.#records.remember(key, value);
+      return value;
+    }
+    // Only a record seen twice can make the records holding it shareable: a record seen once may
+    // be unique (an object's metadata, with its uid), and marking it would cost an entry per object.
+    this.#keys.set(found, key.length);
+    return found;
   }
 
-  /** replaceChild walks one child, puts what to keep in its place, and tells whether it is a JSON primitive. */
-  #replaceChild(parent: Record<string, unknown> | unknown[], key: string | number): boolean {
+  /** sharedString returns the copy kept of s if one was seen before, else keeps s and returns undefined. */
+  #sharedString(s: string): string | undefined {
+    if (s.length < MIN_STRING || s.length > MAX_STRING) return undefined;
+    const found = this.#strings.find(s);
+    if (found === undefined) this.#strings.remember(s, s);
+    return found;
+  }
+
+  /** walkArray walks the items and returns the array's estimated JSON length, -1 when it cannot be shared. */
+  #walkArray(items: unknown[]): number {
+    let length = items.length <= MAX_RECORD_ENTRIES ? 2 : -1;
+    for (let i = 0; i < items.length; i++) {
+      const part = this.#replaceChild(items, i);
+      length = length < 0 || part < 0 ? -1 : length + part + 1;
+    }
+    return length;
+  }
+
+  /** walkRecord walks the entries (for-in: no key array per object) and returns the record's estimated JSON length, -1 when it cannot be shared. */
+  #walkRecord(record: Record<string, unknown>): number {
+    let length = 2;
+    let entries = 0;
+    for (const name in record) {
+      const part = this.#replaceChild(record, name);
+      entries++;
+      length = length < 0 || part < 0 || entries > MAX_RECORD_ENTRIES ? -1 : length + name.length + part + 4;
+    }
+    return length;
+  }
+
+  /** replaceChild walks one child, puts what to keep in its place, and returns its lengthOf. */
+  #replaceChild(parent: Record<string, unknown> | unknown[], key: string | number): number {
     const slots = parent as Record<string | number, unknown>;
     const child = slots[key];
-    const kept = this.#walk(child);
-    // Equal strings compare equal whichever copy they are: a shared one is always written back.
     // (An own `__proto__` key, which JSON.parse makes, shadows the prototype setter: it is written as a key.)
-    if (kept !== child || typeof kept === 'string') slots[key] = kept;
-    return isJsonPrimitive(kept);
+    if (typeof child === 'string') {
+      if (child.length < MIN_STRING) return child.length + 2;
+      const found = this.#sharedString(child);
+      if (found === undefined) return -1;
+      // Equal strings compare equal whichever copy they are: the shared one is always written back.
+      slots[key] = found;
+      return found.length + 2;
+    }
+    const kept = this.#walk(child);
+    if (kept !== child) slots[key] = kept;
+    return this.#lengthOf(kept);
   }
-}
 
-// Only values JSON.stringify writes as themselves make a record's key: undefined, NaN or -0 (never
-// parsed from JSON, but a caller may build them) would make two different records look equal.
-function isJsonPrimitive(value: unknown): boolean {
-  switch (typeof value) {
-    case 'string':
-    case 'boolean':
-      return true;
-    case 'number':
-      return Number.isFinite(value) && !Object.is(value, -0);
-    default:
-      return value === null;
+  /**
+   * lengthOf estimates the JSON length of a non-string value when it is a part a shared record may
+   * hold, else -1: a primitive JSON writes as itself (not undefined, NaN, ±Infinity or -0, which
+   * would make different records look equal), or a record seen twice.
+   */
+  #lengthOf(value: unknown): number {
+    switch (typeof value) {
+      case 'boolean':
+        return 5;
+      case 'number':
+        return Number.isFinite(value) && !Object.is(value, -0) ? 24 : -1;
+      case 'object':
+        return value === null ? 4 : (this.#keys.get(value) ?? -1);
+      default:
+        return -1;
+    }
   }
 }

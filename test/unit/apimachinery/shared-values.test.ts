@@ -1,4 +1,4 @@
-// SharedValues freezes parsed objects and lets equal leaf records be one object. What a reader
+// SharedValues freezes parsed objects and lets equal records be one object. What a reader
 // sees must not change: the same keys in the same order, the same values, everything frozen; and
 // only records that are equal as JSON and as JavaScript values are merged.
 
@@ -24,16 +24,19 @@ describe('SharedValues', () => {
     expect(Object.isFrozen(out.spec.containers[0]?.ports[0])).toBe(true);
   });
 
-  it('case 2: equal leaf records of two objects become one object; the objects stay apart', () => {
+  it('case 2: equal records of two objects become one object, nested ones once their parts repeat; the objects stay apart', () => {
     const shared = new SharedValues();
-    const a = shared.freeze(pod('a'));
-    const b = shared.freeze(pod('b'));
+    const pods = ['a', 'b', 'c', 'd', 'e', 'f', 'g'].map((name) => shared.freeze(pod(name)));
+    const [a, b] = pods;
     expect(b).not.toBe(a);
-    expect(b.metadata.labels).toBe(a.metadata.labels);
-    expect(b.spec.containers[0]?.ports[0]).toBe(a.spec.containers[0]?.ports[0]);
-    // A record holding records is not a leaf: each object keeps its own.
-    expect(b.spec.containers[0]).not.toBe(a.spec.containers[0]);
-    expect(b.metadata.name).toBe('b');
+    expect(b?.metadata).not.toBe(a?.metadata);
+    expect(b?.metadata.name).toBe('b');
+    expect(b?.metadata.labels).toBe(a?.metadata.labels);
+    expect(b?.spec.containers[0]?.ports[0]).toBe(a?.spec.containers[0]?.ports[0]);
+    // A record whose entries are short primitives, strings seen before or records seen before is
+    // shared as a whole: spec holds containers holds a container holds ports holds a port.
+    expect(pods[6]?.spec).toBe(pods[5]?.spec);
+    expect(pods[6]?.metadata).not.toBe(pods[5]?.metadata);
   });
 
   it('case 3: records with the same entries in another order stay apart and keep their order', () => {
@@ -44,13 +47,14 @@ describe('SharedValues', () => {
     expect(Object.keys(b.labels)).toEqual(['y', 'x']);
   });
 
-  it('case 4: a record of more than eight entries is not shared', () => {
-    const wide = Object.fromEntries(Array.from({ length: 9 }, (_, i) => [`k${i}`, i]));
+  it('case 4: a record of more than sixteen entries is not shared, nor a record holding it', () => {
+    const wide = Object.fromEntries(Array.from({ length: 17 }, (_, i) => [`k${i}`, i]));
     const shared = new SharedValues();
-    const a = shared.freeze(parsed({ wide }));
-    const b = shared.freeze(parsed({ wide }));
-    expect(b.wide).not.toBe(a.wide);
-    expect(b.wide).toEqual(wide);
+    const a = shared.freeze(parsed({ outer: { wide } }));
+    const b = shared.freeze(parsed({ outer: { wide } }));
+    expect(b.outer.wide).not.toBe(a.outer.wide);
+    expect(b.outer).not.toBe(a.outer);
+    expect(b.outer.wide).toEqual(wide);
   });
 
   it('case 5: a value already frozen is kept as it is, without a walk', () => {
@@ -93,5 +97,14 @@ describe('SharedValues', () => {
       if (i % 1000 === 0) expect(shared.freeze(parsed({ labels: { app: 'web' } })).labels).toBe(first.labels);
     }
     expect(shared.size).toBeLessThanOrEqual(4 * GENERATION);
+  });
+
+  it('case 12: a record whose JSON would be longer than 512 characters is not shared; its strings still are values', () => {
+    const long = { a: 'x'.repeat(200), b: 'y'.repeat(200), c: 'z'.repeat(200) };
+    const shared = new SharedValues();
+    const first = shared.freeze(parsed({ long }));
+    const second = shared.freeze(parsed({ long }));
+    expect(second.long).not.toBe(first.long);
+    expect(second.long).toEqual(long);
   });
 });
