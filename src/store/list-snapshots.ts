@@ -18,11 +18,16 @@
 // - count and age: at most max snapshots, each for ttlMs; the oldest go first.
 
 import type { KubeObject } from '../apimachinery/object-meta.js';
+import { firstInOrder } from './first-in-order.js';
 import { badContinue, expiredContinue } from './store-errors.js';
 import type { ListResult } from './store.js';
 
+type Compare = (a: KubeObject, b: KubeObject) => number;
+
 interface Snapshot {
   readonly items: readonly KubeObject[];
+  /** sortLater: items are not in list order yet; the first later page sorts them (in place: the array is the snapshot's own). */
+  sortLater?: Compare;
   readonly resourceVersion: string;
   /** version is resourceVersion as a number, for expireBefore. */
   readonly version: number;
@@ -64,14 +69,19 @@ export class ListSnapshots {
     return this.snapshots.size;
   }
 
-  /** start serves the first page of a sorted result; a snapshot is kept only if more pages remain. */
-  start(items: readonly KubeObject[], resourceVersion: string, fingerprint: string, limit: number): ListResult {
-    if (limit <= 0 || items.length <= limit) return { items, resourceVersion };
+  /**
+   * start serves the first page of a result in list order; a snapshot is kept only if more pages
+   * remain. Given sortLater, items are not in list order yet (an array the caller gives up): the
+   * first page is picked without sorting them all (see first-in-order.ts), and the sort happens if
+   * and when a later page is asked for.
+   */
+  start(items: readonly KubeObject[], resourceVersion: string, fingerprint: string, limit: number, sortLater?: Compare): ListResult {
+    if (limit <= 0 || items.length <= limit) return { items: sortLater === undefined ? items : [...items].sort(sortLater), resourceVersion };
     const now = this.opts.now().getTime();
     this.evict(now, items);
     const id = this.nextId++;
     const version = Number(resourceVersion);
-    const snapshot = { items, resourceVersion, version, fingerprint, expiresAt: now + this.opts.ttlMs };
+    const snapshot: Snapshot = { items, resourceVersion, version, fingerprint, expiresAt: now + this.opts.ttlMs, ...(sortLater === undefined ? {} : { sortLater }) };
     this.snapshots.set(id, snapshot);
     this.oldestVersion = Math.min(this.oldestVersion, version);
     this.hold(items, 1);
@@ -110,7 +120,7 @@ export class ListSnapshots {
 
   private page(id: number, snapshot: Snapshot, offset: number, limit: number): ListResult {
     const end = limit > 0 ? Math.min(offset + limit, snapshot.items.length) : snapshot.items.length;
-    const items = snapshot.items.slice(offset, end);
+    const items = this.inOrder(snapshot, offset, end);
     const remaining = snapshot.items.length - end;
     if (remaining === 0) {
       // The last page was served; nothing can continue from here.
@@ -118,6 +128,16 @@ export class ListSnapshots {
       return { items, resourceVersion: snapshot.resourceVersion };
     }
     return { items, resourceVersion: snapshot.resourceVersion, continue: encodeToken({ s: id, o: end }), remainingItemCount: remaining };
+  }
+
+  /** inOrder is items[offset, end) of the snapshot in list order. */
+  private inOrder(snapshot: Snapshot, offset: number, end: number): KubeObject[] {
+    const compare = snapshot.sortLater;
+    if (compare === undefined) return snapshot.items.slice(offset, end);
+    if (offset === 0) return firstInOrder(snapshot.items, end, compare);
+    (snapshot.items as KubeObject[]).sort(compare);
+    delete snapshot.sortLater;
+    return snapshot.items.slice(offset, end);
   }
 
   /** evict drops expired snapshots and then the oldest ones until there is room for one more holding incoming. */

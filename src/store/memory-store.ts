@@ -10,7 +10,7 @@ import { AppError } from '../errors.js';
 import { flatString } from '../apimachinery/flat-string.js';
 import { deepFreezeMeasured } from '../apimachinery/object-bytes.js';
 import type { KubeObject, ObjectMeta } from '../apimachinery/object-meta.js';
-import { collectObjects, indexedObjects, listFingerprint } from './list-query.js';
+import { byNamespaceAndName, collectObjects, collectUnsorted, indexedObjects, listFingerprint } from './list-query.js';
 import type { ClusterTable } from './object-table.js';
 import type { Committer, PlannedWrite } from './committer.js';
 import { StaleView } from './committer.js';
@@ -107,8 +107,11 @@ export class MemoryStore implements S.ResourceStore, S.IndexReader {
     const paged = limit > 0 || (opts.continue !== undefined && opts.continue !== '');
     const fingerprint = paged ? listFingerprint(scope, opts) : '';
     if (opts.continue !== undefined && opts.continue !== '') return this.cache.snapshots.resume(opts.continue, fingerprint, limit);
-    const items = collectObjects(this.table.resource(scope.group, scope.resource), scope, opts);
-    return this.cache.snapshots.start(items, String(this.rv), fingerprint, limit);
+    const table = this.table.resource(scope.group, scope.resource);
+    // A first page of a large list is picked without sorting every match (see first-in-order.ts).
+    const unsorted = limit > 0 ? collectUnsorted(table, scope, opts) : undefined;
+    if (unsorted !== undefined) return this.cache.snapshots.start(unsorted, String(this.rv), fingerprint, limit, byNamespaceAndName);
+    return this.cache.snapshots.start(collectObjects(table, scope, opts), String(this.rv), fingerprint, limit);
   }
 
   /** update replaces a stored object; see ResourceStore.update. */
