@@ -31,6 +31,9 @@ export const GENERATION = 16_384;
 /** GENERATION_CHARS bounds the key characters of one generation (at most twice this is held). */
 const GENERATION_CHARS = 4 * 2 ** 20;
 
+/** OWN_META_FIELDS are the fields of an object's metadata whose values are that object's alone. */
+const OWN_META_FIELDS: ReadonlySet<string> = new Set(['name', 'generateName', 'uid', 'resourceVersion', 'selfLink']);
+
 /** SharedTable maps keys to the first value seen for them, over two bounded generations. */
 class SharedTable<V> {
   #newer = new Map<string, V>();
@@ -122,14 +125,22 @@ export class SharedValues {
 
   /** walkRecord walks the entries (for-in: no key array per object) and returns the record's estimated JSON length, -1 when it cannot be shared. */
   #walkRecord(record: Record<string, unknown>): number {
+    // An object's metadata names it: its name, uid and version are its own, never worth a lookup.
+    const objectMeta = 'uid' in record && 'resourceVersion' in record;
     let length = 2;
     let entries = 0;
     for (const name in record) {
-      const part = this.#replaceChild(record, name);
+      const part = objectMeta && OWN_META_FIELDS.has(name) ? this.#ownValue(record[name]) : this.#replaceChild(record, name);
       entries++;
       length = length < 0 || part < 0 || entries > MAX_RECORD_ENTRIES ? -1 : length + name.length + part + 4;
     }
     return length;
+  }
+
+  /** ownValue freezes a value no other object holds and says it cannot be shared. */
+  #ownValue(value: unknown): number {
+    this.#walk(typeof value === 'string' ? undefined : value);
+    return -1;
   }
 
   /** replaceChild walks one child, puts what to keep in its place, and returns its lengthOf. */

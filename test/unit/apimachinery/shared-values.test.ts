@@ -107,4 +107,11 @@ describe('SharedValues', () => {
     expect(second.long).not.toBe(first.long);
     expect(second.long).toEqual(long);
   });
+
+  it('case 13: an object\'s metadata (it has a uid and a resourceVersion) is never shared, even when equal', () => {
+    const shared = new SharedValues();
+    const objects = [1, 2, 3].map(() => shared.freeze(parsed({ metadata: { name: 'a', uid: 'u', resourceVersion: '1', labels: { app: 'web' } } })));
+    expect(objects[2]?.metadata).not.toBe(objects[1]?.metadata);
+    expect(objects[2]?.metadata.labels).toBe(objects[1]?.metadata.labels);
+  });
 });
