@@ -113,10 +113,13 @@ async function listLoop(
       listFailures.push(err);
       return undefined;
     });
-    if (listed === undefined) continue;
+    // A failed list (or, below, a list missing an acknowledged create) fails the case: the loop stops
+    // there, so the first failure is reported instead of piling up for as long as the writers run.
+    if (listed === undefined) break;
     lists++;
     const keys = new Set(listed.entries.map((entry) => entry.key));
     listsMissingAcks.push(...ackedBefore.filter((key) => !keys.has(key)));
+    if (listsMissingAcks.length > 0) break;
   }
   await eventually(() => expect(lists).toBeGreaterThan(0));
   return { listFailures, listsMissingAcks, lists };
