@@ -1,0 +1,80 @@
+// Benchmark of SharedValues (src/apimachinery/shared-values.ts): what sharing repeated strings and
+// records costs per decoded copy, and what it saves in heap. Each copy is a CachedObject of a bench
+// widget as a durable backend stores it, decoded as a restart decodes it (decodeStoredValue), with
+// and without a SharedValues table. Run: npx tsx --expose-gc bench/shared-values.bench.ts (env N,
+// default 100000).
+
+import { randomUUID } from 'node:crypto';
+import type { KubeObject } from '../src/apimachinery/object-meta.js';
+import { SharedValues } from '../src/apimachinery/shared-values.js';
+import { wrapCachedObject } from '../src/cachedobjects/wrap-cached-object.js';
+import { decodeStoredValue, encodeStoredValue } from '../src/store/stored-value.js';
+import { BENCH_GVR, benchObject, benchObjectName } from './lib/bench-objects.js';
+import type { ObjectShape } from './lib/bench-objects.js';
+import { ReportRows } from './lib/report-rows.js';
+
+const N = Number(process.env.N ?? 100_000);
+const ROUNDS = 3;
+const CREATED = '2026-12-03T23:21:25Z';
+
+/** storedCopies are N copies' backend values, with the uids and timestamps a store gives them. */
+function storedCopies(shape: ObjectShape): string[] {
+  const values: string[] = [];
+  for (let i = 0; i < N; i++) {
+    const parsed = benchObject(shape, i, 'root');
+    const original: KubeObject = { ...parsed, metadata: { ...parsed.metadata, uid: randomUUID(), resourceVersion: String(i + 10), creationTimestamp: CREATED } };
+    const co = wrapCachedObject({ original, gvr: BENCH_GVR, shard: 'remote', cluster: 'root', identityHash: '', name: `v1alpha1.widgets.bench.cachegate.io.${benchObjectName(i)}` });
+    values.push(encodeStoredValue({ ...co, metadata: { ...co.metadata, uid: randomUUID(), creationTimestamp: CREATED } }));
+  }
+  return values;
+}
+
+function heapUsed(): number {
+  globalThis.gc?.();
+  globalThis.gc?.();
+  return process.memoryUsage().heapUsed;
+}
+
+/** decodeAll decodes every value once; returns µs per value and heap bytes per kept copy. */
+function decodeAll(values: readonly string[], sharing: boolean): { readonly micros: number; readonly bytes: number } {
+  const shared = sharing ? new SharedValues() : undefined;
+  const before = heapUsed();
+  const started = performance.now();
+  const kept = values.map((value, i) => decodeStoredValue(value, i + 1, shared));
+  const micros = ((performance.now() - started) / values.length) * 1000;
+  const bytes = (heapUsed() - before) / kept.length;
+  return { micros, bytes };
+}
+
+function median(xs: readonly number[]): number {
+  return [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
+}
+
+function main(): void {
+  if (globalThis.gc === undefined) console.warn('run with --expose-gc for the heap figures');
+  const rows = new ReportRows();
+  for (const shape of ['widget', 'small'] as const) {
+    const values = storedCopies(shape);
+    const json = values.reduce((sum, value) => sum + value.length, 0) / values.length;
+    const plain: number[][] = [[], []];
+    const shared: number[][] = [[], []];
+    // Interleaved rounds, medians: the two ways see the same machine state.
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const [sharing, into] of [[false, plain], [true, shared]] as const) {
+        const { micros, bytes } = decodeAll(values, sharing);
+        into[0]?.push(micros);
+        into[1]?.push(bytes);
+      }
+    }
+    const [plainMicros, plainBytes] = plain.map(median) as [number, number];
+    const [sharedMicros, sharedBytes] = shared.map(median) as [number, number];
+    rows.add(`${shape}: decode per copy, plain`, `${plainMicros.toFixed(2)} µs`);
+    rows.add(`${shape}: decode per copy, shared`, `${sharedMicros.toFixed(2)} µs (${(sharedMicros / plainMicros).toFixed(2)}x)`);
+    rows.add(`${shape}: heap per decoded copy, plain`, `${plainBytes.toFixed(0)} B (${(plainBytes / json).toFixed(2)}x its ${json.toFixed(0)}-byte value)`);
+    rows.add(`${shape}: heap per decoded copy, shared`, `${sharedBytes.toFixed(0)} B (${(sharedBytes / json).toFixed(2)}x)`);
+  }
+  console.log(`shared-values bench, N=${N.toLocaleString('en-US')}, node ${process.version}`);
+  rows.print();
+}
+
+main();
