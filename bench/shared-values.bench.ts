@@ -12,6 +12,7 @@ import { decodeStoredValue, encodeStoredValue } from '../src/store/stored-value.
 import { BENCH_GVR, benchObject, benchObjectName } from './lib/bench-objects.js';
 import type { ObjectShape } from './lib/bench-objects.js';
 import { ReportRows } from './lib/report-rows.js';
+import { interleaved } from './lib/stats.js';
 
 const N = Number(process.env.N ?? 100_000);
 const ROUNDS = 3;
@@ -46,35 +47,22 @@ function decodeAll(values: readonly string[], sharing: boolean): { readonly micr
   return { micros, bytes };
 }
 
-function median(xs: readonly number[]): number {
-  return [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
-}
-
-function main(): void {
+async function main(): Promise<void> {
   if (globalThis.gc === undefined) console.warn('run with --expose-gc for the heap figures');
   const rows = new ReportRows();
   for (const shape of ['widget', 'small'] as const) {
     const values = storedCopies(shape);
     const json = values.reduce((sum, value) => sum + value.length, 0) / values.length;
-    const plain: number[][] = [[], []];
-    const shared: number[][] = [[], []];
-    // Interleaved rounds, medians: the two ways see the same machine state.
-    for (let round = 0; round < ROUNDS; round++) {
-      for (const [sharing, into] of [[false, plain], [true, shared]] as const) {
-        const { micros, bytes } = decodeAll(values, sharing);
-        into[0]?.push(micros);
-        into[1]?.push(bytes);
-      }
-    }
-    const [plainMicros, plainBytes] = plain.map(median) as [number, number];
-    const [sharedMicros, sharedBytes] = shared.map(median) as [number, number];
-    rows.add(`${shape}: decode per copy, plain`, `${plainMicros.toFixed(2)} µs`);
-    rows.add(`${shape}: decode per copy, shared`, `${sharedMicros.toFixed(2)} µs (${(sharedMicros / plainMicros).toFixed(2)}x)`);
-    rows.add(`${shape}: heap per decoded copy, plain`, `${plainBytes.toFixed(0)} B (${(plainBytes / json).toFixed(2)}x its ${json.toFixed(0)}-byte value)`);
-    rows.add(`${shape}: heap per decoded copy, shared`, `${sharedBytes.toFixed(0)} B (${(sharedBytes / json).toFixed(2)}x)`);
+    // Interleaved rounds, median round by time: the two ways see the same machine state.
+    const [plain, shared] = await interleaved([async () => decodeAll(values, false), async () => decodeAll(values, true)], ROUNDS, (r) => r.micros);
+    if (plain === undefined || shared === undefined) throw new Error('no rounds');
+    rows.add(`${shape}: decode per copy, plain`, `${plain.micros.toFixed(2)} µs`);
+    rows.add(`${shape}: decode per copy, shared`, `${shared.micros.toFixed(2)} µs (${(shared.micros / plain.micros).toFixed(2)}x)`);
+    rows.add(`${shape}: heap per decoded copy, plain`, `${plain.bytes.toFixed(0)} B (${(plain.bytes / json).toFixed(2)}x its ${json.toFixed(0)}-byte value)`);
+    rows.add(`${shape}: heap per decoded copy, shared`, `${shared.bytes.toFixed(0)} B (${(shared.bytes / json).toFixed(2)}x)`);
   }
   console.log(`shared-values bench, N=${N.toLocaleString('en-US')}, node ${process.version}`);
   rows.print();
 }
 
-main();
+await main();

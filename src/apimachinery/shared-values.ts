@@ -137,9 +137,9 @@ export class SharedValues {
     return length;
   }
 
-  /** ownValue freezes a value no other object holds and says it cannot be shared. */
+  /** ownValue freezes a value no other object holds (a string is not looked up) and says it cannot be shared. */
   #ownValue(value: unknown): number {
-    this.#walk(typeof value === 'string' ? undefined : value);
+    if (typeof value === 'object') this.#walk(value);
     return -1;
   }
 

@@ -41,13 +41,12 @@ export function collectObjects(table: ResourceTable | undefined, scope: Scope, f
  */
 export function collectUnsorted(table: ResourceTable | undefined, scope: Scope, filters: ListFilters): KubeObject[] | undefined {
   if (filters.index !== undefined || table === undefined) return undefined;
-  const clusters = scope.cluster !== undefined ? [table.clusters.get(scope.cluster)] : [...table.clusters.values()];
-  if (clusters.length > 1) return undefined;
+  if (scope.cluster === undefined && table.clusters.size > 1) return undefined;
+  const cluster = scope.cluster === undefined ? table.clusters.values().next().value : table.clusters.get(scope.cluster);
   const keep = predicateOf(scope, filters);
   const out: KubeObject[] = [];
-  const cluster = clusters[0];
   if (cluster === undefined) return out;
-  const maps = scope.namespace === undefined ? [...cluster.namespaces.values()] : [cluster.namespaces.get(scope.namespace)];
+  const maps = scope.namespace === undefined ? cluster.namespaces.values() : [cluster.namespaces.get(scope.namespace)];
   for (const names of maps) {
     if (names === undefined) continue;
     for (const obj of names.values()) if (keep === undefined || keep(obj)) out.push(obj);

@@ -76,7 +76,7 @@ export class ListSnapshots {
    * and when a later page is asked for.
    */
   start(items: readonly KubeObject[], resourceVersion: string, fingerprint: string, limit: number, sortLater?: Compare): ListResult {
-    if (limit <= 0 || items.length <= limit) return { items: sortLater === undefined ? items : [...items].sort(sortLater), resourceVersion };
+    if (limit <= 0 || items.length <= limit) return { items: sortLater === undefined ? items : (items as KubeObject[]).sort(sortLater), resourceVersion };
     const now = this.opts.now().getTime();
     this.evict(now, items);
     const id = this.nextId++;
