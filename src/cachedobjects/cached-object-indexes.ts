@@ -72,17 +72,34 @@ export function schemaIndexKey(schema: SchemaRef): string {
 
 const bySchema: IndexFunc = (obj) => keyOf(obj, (o) => schemaIndexKey(o('schema')));
 
-/** BY_SCHEMA_AND_NAME indexes by `<schema>|<namespace>/<name>`, for lookups by GVR and name across clusters. */
+/**
+ * BY_SCHEMA_AND_NAME indexes by `<schema>.<namespace>.<name>` (`<schema>.<name>` for a
+ * cluster-scoped original), for lookups by GVR and name across clusters. The key is built from
+ * labels like every other key, in the form of the copy's readable name: an index keeps no string of
+ * its own for a value equal to the object's name (index-buckets.ts), so this key, unique per copy,
+ * costs no memory for a copy named the readable way. The form is not unique (`v1.a.b` + `x` and
+ * `v1.a` + `b.x` give one key), so a bucket may hold copies of other originals: readers keep the
+ * copies isCopyOf accepts.
+ */
 export const BY_SCHEMA_AND_NAME = 'cachegate-bySchemaAndName';
 
-/** schemaAndNameKey builds a BY_SCHEMA_AND_NAME key (namespace '' for cluster-scoped). */
+/** schemaAndNameKey builds a BY_SCHEMA_AND_NAME key (namespace '' for cluster-scoped, and for the any-namespace alias). */
 export function schemaAndNameKey(schema: SchemaRef, namespace: string, name: string): string {
-  return `${schemaText(schema)}|${namespacedName(namespace, name)}`;
+  return namespace === '' ? `${schemaText(schema)}.${name}` : `${schemaText(schema)}.${namespace}.${name}`;
 }
 
-// A namespaced original is also indexed without its namespace (`<schema>|<name>`), so a lookup by
-// gvr+name that leaves the namespace out is one bucket read. Within one schema the objects are all
-// namespaced or all cluster-scoped, so that key never mixes the two kinds.
+/**
+ * isCopyOf tells whether a copy found under a BY_SCHEMA_AND_NAME key wraps the original of that
+ * schema and name, and of that namespace when one is given ('' is cluster-scoped).
+ */
+export function isCopyOf(copy: KubeObject, schema: string, name: string, namespace?: string): boolean {
+  return ORIGIN_FIELDS.name(copy) === name
+    && ORIGIN_FIELDS.schema(copy) === schema
+    && (namespace === undefined || ORIGIN_FIELDS.namespace(copy) === namespace);
+}
+
+// A namespaced original is also indexed without its namespace (`<schema>.<name>`), so a lookup by
+// gvr+name that leaves the namespace out is one bucket read.
 const bySchemaAndName: IndexFunc = (obj) => {
   if (!hasOrigin(obj)) return [];
   const [schema, namespace, name] = [ORIGIN_FIELDS.schema(obj), ORIGIN_FIELDS.namespace(obj), ORIGIN_FIELDS.name(obj)];
@@ -93,17 +110,23 @@ const bySchemaAndName: IndexFunc = (obj) => {
 /**
  * OriginalCopyQuery finds the copy of one original: indexes are kept per cache location (one
  * store cluster per shard and logical cluster), so inside that location the exact
- * BY_SCHEMA_AND_NAME key names one original. The key `<schema>|<name>` is also the any-namespace
- * alias of namespaced originals, so callers compare the copy's original namespace.
+ * BY_SCHEMA_AND_NAME key holds the copy; matches keeps it apart from copies of other originals
+ * under the same key (the any-namespace alias, or a key that two schemas and names share).
  */
 export interface OriginalCopyQuery {
   readonly cluster: string;
   readonly index: { readonly name: string; readonly value: string };
+  readonly matches: (copy: KubeObject) => boolean;
 }
 
-/** originalCopyQuery is the store scope cluster and index query of the copy of ref. */
+/** originalCopyQuery is the store scope cluster, index query and filter of the copy of ref. */
 export function originalCopyQuery(ref: OriginalRef): OriginalCopyQuery {
-  return { cluster: cacheLocation(ref.shard, ref.cluster), index: { name: BY_SCHEMA_AND_NAME, value: schemaAndNameKey(ref.schema, ref.namespace, ref.name) } };
+  const schema = schemaText(ref.schema);
+  return {
+    cluster: cacheLocation(ref.shard, ref.cluster),
+    index: { name: BY_SCHEMA_AND_NAME, value: schemaAndNameKey(schema, ref.namespace, ref.name) },
+    matches: (copy) => isCopyOf(copy, schema, ref.name, ref.namespace),
+  };
 }
 
 /** BY_SOURCE_CLUSTER_AND_SCHEMA indexes by `<shard>|<cluster>|<schema>`, for purges and counts. */
@@ -144,6 +167,3 @@ function schemaText(schema: SchemaRef): string {
   return typeof schema === 'string' ? schema : schemaOf(schema);
 }
 
-function namespacedName(namespace: string, name: string): string {
-  return namespace === '' ? name : `${namespace}/${name}`;
-}

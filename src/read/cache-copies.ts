@@ -37,7 +37,7 @@ export class CacheCopies {
     const gvr = normalized(at.gvr);
     const query = originalCopyQuery({ shard: at.shard, cluster: at.cluster, schema: gvr, namespace: at.namespace, name: at.name });
     const page = await this.#cache.list({ cluster: query.cluster, group: CACHED_OBJECTS_GROUP, resource: CACHED_OBJECTS_RESOURCE }, { index: query.index });
-    return page.items.find((copy) => cachedObjectOrigin(copy)?.namespace === at.namespace);
+    return page.items.find(query.matches);
   }
 
   /** copiesIn lists the CachedObjects of one resource in one (shard, cluster), optionally one namespace. */

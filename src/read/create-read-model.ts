@@ -7,7 +7,7 @@ import { AppError } from '../errors.js';
 import type { KubeObject } from '../apimachinery/object-meta.js';
 import { groupFromName, schemaOf } from '../apimachinery/gvr.js';
 import { cacheLocation } from '../cachedobjects/cache-location.js';
-import { BY_SCHEMA_AND_NAME, BY_SOURCE_CLUSTER_AND_SCHEMA, schemaAndNameKey } from '../cachedobjects/cached-object-indexes.js';
+import { BY_SCHEMA_AND_NAME, BY_SOURCE_CLUSTER_AND_SCHEMA, isCopyOf, schemaAndNameKey } from '../cachedobjects/cached-object-indexes.js';
 import { ORIGIN_FIELDS, cachedObjectOrigin } from '../cachedobjects/cached-object-origin.js';
 import { CACHED_OBJECTS_GROUP, CACHED_OBJECTS_RESOURCE } from '../cachedobjects/cached-object-resource.js';
 import { unwrapCachedObject } from '../cachedobjects/wrap-cached-object.js';
@@ -184,12 +184,12 @@ class CacheReadModel implements ReadModel {
       ? { cluster: cacheLocation(shard, cluster), group: CACHED_OBJECTS_GROUP, resource: CACHED_OBJECTS_RESOURCE }
       : EVERY_LOCATION;
     const candidates = this.#deps.cache.indexed(scope, BY_SCHEMA_AND_NAME, schemaAndNameKey(schema, namespace ?? '', ref.name));
-    // The key holds schema and name exactly; `<schema>|<name>` is both a cluster-scoped object's key
-    // and every namespace's alias, so a given namespace (even '') and the place are checked here.
+    // `<schema>.<name>` is both a cluster-scoped object's key and every namespace's alias, and a key
+    // may be shared by another schema and name, so the origin and the place are checked here.
     // indexed returns a fresh array, so it is narrowed in place.
     let kept = 0;
     for (const copy of candidates) {
-      if (namespace !== undefined && ORIGIN_FIELDS.namespace(copy) !== namespace) continue;
+      if (!isCopyOf(copy, schema, ref.name, namespace)) continue;
       if (cluster !== undefined && ORIGIN_FIELDS.cluster(copy) !== cluster) continue;
       if (shard !== undefined && ORIGIN_FIELDS.shard(copy) !== shard) continue;
       candidates[kept++] = copy;

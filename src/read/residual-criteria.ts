@@ -64,10 +64,8 @@ function impliedFields(filter: CachedObjectFilter, index: Index, located: boolea
   const schemaParts: Array<OriginField | 'origin'> = ['origin', 'schema', ...(fromGvr ? ['group', 'version', 'resource'] as const : [])];
   switch (index?.name) {
     case BY_SCHEMA_AND_NAME:
-      schemaParts.forEach((f) => implied.add(f));
-      implied.add('name');
-      // `<schema>|<name>` is also every namespace's alias, so only a named namespace is implied.
-      if (filter.namespace) implied.add('namespace');
+      // Its keys are not unique (see isCopyOf): only that the copy has an origin is implied.
+      implied.add('origin');
       break;
     case BY_SOURCE_CLUSTER_AND_SCHEMA:
       [...schemaParts, 'shard', 'cluster'].forEach((f) => implied.add(f as OriginField | 'origin'));

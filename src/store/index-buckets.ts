@@ -172,8 +172,7 @@ export class IndexBuckets {
   private add(value: string, obj: KubeObject): void {
     this.sortedCache.delete(value);
     const bucket = this.buckets.get(value);
-    // A new key stays as long as its bucket: store it flat (see flat-string.ts).
-    if (bucket === undefined) this.buckets.set(flatString(value), obj);
+    if (bucket === undefined) this.buckets.set(keptKey(value, obj), obj);
     else if (bucket instanceof ChunkedSet) this.noteGrowth(value, bucket.add(obj).size);
     else if (bucket !== obj && !(bucket instanceof AllButBucket)) this.buckets.set(value, new ChunkedSet([bucket, obj]));
   }
@@ -240,6 +239,17 @@ export class IndexBuckets {
     if (held.length === 0) this.buckets.delete(value);
     else this.buckets.set(value, held.length === 1 ? (held[0] as KubeObject) : ChunkedSet.fromDistinct(held));
   }
+}
+
+/**
+ * keptKey is the string a new bucket of obj is kept under: obj's own name when value equals it, so
+ * an index whose values are unique per object and equal their names (the copies' by-schema-and-name
+ * index) keeps no string per object; else value made flat, as the key lives as long as its bucket
+ * (see flat-string.ts).
+ */
+function keptKey(value: string, obj: KubeObject): string {
+  const name = obj.metadata.name;
+  return name === value ? name : flatString(value);
 }
 
 function sizeOf(bucket: Bucket): number {

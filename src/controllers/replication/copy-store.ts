@@ -6,7 +6,7 @@ import type { KubeObject } from '../../apimachinery/object-meta.js';
 import { schemaOf } from '../../apimachinery/gvr.js';
 import { cacheLocation } from '../../cachedobjects/cache-location.js';
 import { cachedObjectName, hashedName } from '../../cachedobjects/cached-object-name.js';
-import { ORIGIN_FIELDS, cachedObjectOrigin, hasOrigin } from '../../cachedobjects/cached-object-origin.js';
+import { ORIGIN_FIELDS, hasOrigin } from '../../cachedobjects/cached-object-origin.js';
 import { trustedOrigin } from '../../cachedobjects/trusted-origin.js';
 import { originalCopyQuery } from '../../cachedobjects/cached-object-indexes.js';
 import { CACHED_OBJECTS_GROUP, CACHED_OBJECTS_RESOURCE } from '../../cachedobjects/cached-object-resource.js';
@@ -53,7 +53,7 @@ export class CopyStore {
     const candidates = this.#cache.indexed({ ...this.#ref, cluster: query.cluster }, query.index.name, query.index.value);
     // Normally one; copies made by hand may add more, and the first by name wins, as in a list.
     if (candidates.length > 1) candidates.sort((a, b) => compareStrings(a.metadata.name ?? '', b.metadata.name ?? ''));
-    const indexed = candidates.find((copy) => cachedObjectOrigin(copy)?.namespace === namespace);
+    const indexed = candidates.find(query.matches);
     if (indexed !== undefined) return indexed;
     for (const candidate of [cachedObjectName(this.#spec.gvr, namespace, name), hashedName(this.#spec.gvr, namespace, name)]) {
       const holder = await this.#cache.lookup(this.#keyOf(candidate));

@@ -117,4 +117,30 @@ describe('the read model', () => {
     expect(ccrs.map((c) => `${c.metadata.annotations?.['kcp.io/shard']}/${c.metadata.annotations?.['kcp.io/cluster']}/${c.metadata.name}`).sort())
       .toEqual(['embedded/other/instances', 'embedded/root/instances']);
   });
+
+  it('case 11: two originals whose copies share a by-name index key are each found, and neither copy is taken for the other', async () => {
+    // Schema v1alpha1.instances.machines.svm with name io.web-server-2 reads, in copy-name form,
+    // like schema v1alpha1.instances.machines.svm.io with name web-server-2.
+    const base = app.clusterUrl('third');
+    const OTHER = { group: 'machines.svm', version: 'v1alpha1', resource: 'instances' };
+    await request('POST', `${base}${CRDS}`, crd({ group: GVR.group, plural: GVR.resource, kind: 'Instance' }));
+    await request('POST', `${base}/apis/machines.svm.io/v1alpha1/instances`, { metadata: { name: 'web-server-2' } });
+    await request('POST', `${base}${CCRS}`, ccr('instances', GVR));
+    const first = await eventually(async () => app.app.read.getObject({ ...GVR, name: 'web-server-2', cluster: 'third' }));
+    await request('POST', `${base}${CRDS}`, crd({ group: OTHER.group, plural: OTHER.resource, kind: 'Instance' }));
+    await request('POST', `${base}/apis/machines.svm/v1alpha1/instances`, { metadata: { name: 'io.web-server-2' } });
+    await request('POST', `${base}${CCRS}`, ccr('instances-svm', OTHER));
+    const second = await eventually(async () => app.app.read.getObject({ ...OTHER, name: 'io.web-server-2', cluster: 'third' }));
+    expect(second.object.apiVersion).toBe('machines.svm/v1alpha1');
+    // A later object of the second schema: once its copy is there, the controller has handled the first.
+    await request('POST', `${base}/apis/machines.svm/v1alpha1/instances`, { metadata: { name: 'barrier' } });
+    await eventually(async () => app.app.read.getObject({ ...OTHER, name: 'barrier', cluster: 'third' }));
+    const again = await app.app.read.getObject({ ...GVR, name: 'web-server-2', cluster: 'third' });
+    expect(again.object.apiVersion).toBe('machines.svm.io/v1alpha1');
+    expect(again.cachedObject.metadata.resourceVersion).toBe(first.cachedObject.metadata.resourceVersion);
+    expect(isAppError(await rejection(app.app.read.getObject({ ...OTHER, name: 'web-server-2', cluster: 'third' })), 'NotFound')).toBe(true);
+    const copies = await app.app.read.listCachedObjects({ cluster: 'third', shard: 'embedded' }, {});
+    expect(copies.items.map((c) => c.metadata.labels?.['cache.kcp.io/object-schema']).sort())
+      .toEqual(['v1alpha1.instances.machines.svm', 'v1alpha1.instances.machines.svm', 'v1alpha1.instances.machines.svm.io']);
+  });
 });

@@ -10,6 +10,7 @@ import {
   groupResourceIndexKey,
   gvrAndLogicalClusterKey,
   identityAndGroupResourceKey,
+  isCopyOf,
   originalCopyQuery,
   schemaAndNameKey,
   schemaIndexKey,
@@ -47,7 +48,7 @@ describe('CachedObject index keys', () => {
         [BY_IDENTITY_AND_GROUP_RESOURCE]: ['abc123|instances.machines.svm.io'],
         [BY_GROUP_RESOURCE]: ['instances.machines.svm.io'],
         [BY_SCHEMA]: ['v1alpha1.instances.machines.svm.io'],
-        [BY_SCHEMA_AND_NAME]: ['v1alpha1.instances.machines.svm.io|web-server-1'],
+        [BY_SCHEMA_AND_NAME]: ['v1alpha1.instances.machines.svm.io.web-server-1'],
         [BY_SOURCE_CLUSTER_AND_SCHEMA]: ['shard-1|root:org|v1alpha1.instances.machines.svm.io'],
         [BY_LABEL]: [],
         [BY_NAMESPACE]: [''],
@@ -62,7 +63,7 @@ describe('CachedObject index keys', () => {
         [BY_IDENTITY_AND_GROUP_RESOURCE]: ['abc123|configmaps.core'],
         [BY_GROUP_RESOURCE]: ['configmaps.core'],
         [BY_SCHEMA]: ['v1.configmaps.core'],
-        [BY_SCHEMA_AND_NAME]: ['v1.configmaps.core|team-a/settings', 'v1.configmaps.core|settings'],
+        [BY_SCHEMA_AND_NAME]: ['v1.configmaps.core.team-a.settings', 'v1.configmaps.core.settings'],
         [BY_SOURCE_CLUSTER_AND_SCHEMA]: ['shard-1|root:org|v1.configmaps.core'],
         [BY_LABEL]: [],
         [BY_NAMESPACE]: ['team-a'],
@@ -77,7 +78,7 @@ describe('CachedObject index keys', () => {
         [BY_IDENTITY_AND_GROUP_RESOURCE]: [`abc123|widgets.${LONG_GVR.group}`],
         [BY_GROUP_RESOURCE]: [`widgets.${LONG_GVR.group}`],
         [BY_SCHEMA]: [`v1.widgets.${LONG_GVR.group}`],
-        [BY_SCHEMA_AND_NAME]: [`v1.widgets.${LONG_GVR.group}|team-a/${LONG_NAME}`, `v1.widgets.${LONG_GVR.group}|${LONG_NAME}`],
+        [BY_SCHEMA_AND_NAME]: [`v1.widgets.${LONG_GVR.group}.team-a.${LONG_NAME}`, `v1.widgets.${LONG_GVR.group}.${LONG_NAME}`],
         [BY_SOURCE_CLUSTER_AND_SCHEMA]: [`shard-1|root:org|v1.widgets.${LONG_GVR.group}`],
         [BY_LABEL]: [],
         [BY_NAMESPACE]: ['team-a'],
@@ -92,7 +93,7 @@ describe('CachedObject index keys', () => {
         [BY_IDENTITY_AND_GROUP_RESOURCE]: [],
         [BY_GROUP_RESOURCE]: ['configmaps.core'],
         [BY_SCHEMA]: ['v1.configmaps.core'],
-        [BY_SCHEMA_AND_NAME]: ['v1.configmaps.core|team-a/settings', 'v1.configmaps.core|settings'],
+        [BY_SCHEMA_AND_NAME]: ['v1.configmaps.core.team-a.settings', 'v1.configmaps.core.settings'],
         [BY_SOURCE_CLUSTER_AND_SCHEMA]: ['shard-1|root:org|v1.configmaps.core'],
         [BY_LABEL]: [],
         [BY_NAMESPACE]: ['team-a'],
@@ -128,7 +129,9 @@ describe('CachedObject index key builders match the index functions', () => {
     const anyNamespace = namespace === '' ? [] : [schemaAndNameKey(gvr, '', object)];
     expect(got[BY_SCHEMA_AND_NAME]).toEqual([schemaAndNameKey(gvr, namespace, object), ...anyNamespace]);
     // The copy of one original is the exact by-schema-and-name key inside its location's indexes.
-    expect(originalCopyQuery(ref)).toEqual({ cluster: `shard-1|root:org`, index: { name: BY_SCHEMA_AND_NAME, value: schemaAndNameKey(gvr, namespace, object) } });
+    const query = originalCopyQuery(ref);
+    expect({ cluster: query.cluster, index: query.index }).toEqual({ cluster: `shard-1|root:org`, index: { name: BY_SCHEMA_AND_NAME, value: schemaAndNameKey(gvr, namespace, object) } });
+    expect(query.matches(cached(gvr, namespace, object))).toBe(true);
     expect(got[BY_SOURCE_CLUSTER_AND_SCHEMA]).toEqual([sourceClusterAndSchemaKey('shard-1', 'root:org', gvr)]);
   });
 
@@ -140,7 +143,26 @@ describe('CachedObject index key builders match the index functions', () => {
   it('case 4: builders accept a schema string as well as a GVR', () => {
     expect(schemaIndexKey('v1.configmaps.core')).toBe(schemaIndexKey(CONFIGMAPS));
     expect(gvrAndLogicalClusterKey('v1.configmaps.core', 'root')).toBe(gvrAndLogicalClusterKey(CONFIGMAPS, 'root'));
-    expect(schemaAndNameKey('v1.configmaps.core', 'a', 'b')).toBe('v1.configmaps.core|a/b');
+    expect(schemaAndNameKey('v1.configmaps.core', 'a', 'b')).toBe('v1.configmaps.core.a.b');
+  });
+
+  it('case 7: a by-schema-and-name key two originals share holds both; isCopyOf and the copy query tell them apart', () => {
+    const dotted: GroupVersionResource = { group: 'b', version: 'v1', resource: 'a' };
+    const shorter: GroupVersionResource = { group: '', version: 'v1', resource: 'a' };
+    const dottedCopy = cached(dotted, '', 'x');
+    const shorterCopy = cached(shorter, '', 'b.x');
+    // Schemas v1.a.b and v1.a.core: the core group is named, so these do not collide ...
+    expect(keys(dottedCopy)[BY_SCHEMA_AND_NAME]).toEqual(['v1.a.b.x']);
+    expect(keys(shorterCopy)[BY_SCHEMA_AND_NAME]).toEqual(['v1.a.core.b.x']);
+    // ... but a namespaced original's key can equal a cluster-scoped one's of another schema.
+    const namespaced = cached(dotted, 'x', 'y');
+    const clusterScoped = cached(dotted, '', 'x.y');
+    expect(keys(namespaced)[BY_SCHEMA_AND_NAME]?.[0]).toBe(keys(clusterScoped)[BY_SCHEMA_AND_NAME]?.[0]);
+    const namespacedQuery = originalCopyQuery({ shard: 'shard-1', cluster: 'root:org', schema: dotted, namespace: 'x', name: 'y' });
+    expect([namespaced, clusterScoped].filter(namespacedQuery.matches)).toEqual([namespaced]);
+    expect([namespaced, clusterScoped].filter((copy) => isCopyOf(copy, 'v1.a.b', 'x.y'))).toEqual([clusterScoped]);
+    expect([namespaced, clusterScoped].filter((copy) => isCopyOf(copy, 'v1.a.b', 'y'))).toEqual([namespaced]);
+    expect([namespaced, clusterScoped].filter((copy) => isCopyOf(copy, 'v1.a.b', 'y', ''))).toEqual([]);
   });
 
   it('case 5: index names are unique', () => {
