@@ -47,7 +47,8 @@ cd "$work/app"
 cp "$work/build/package.json" "$work/build/package-lock.json" .
 npm ci --omit=dev --ignore-scripts --no-audit --no-fund --loglevel=error   # RUN npm ci --omit=dev ...
 cp -r "$work/build/dist" "$work/build/schema" "$work/build/openapi" .
-NODE_ENV=production HOST=127.0.0.1 PORT="$port" LOG_LEVEL=warn "$node24" --max-semi-space-size=16 dist/main.js &   # ENTRYPOINT node --max-semi-space-size=16 dist/main.js
+GLIBC_TUNABLES=glibc.malloc.mmap_threshold=65536:glibc.malloc.trim_threshold=0 \
+  NODE_ENV=production HOST=127.0.0.1 PORT="$port" LOG_LEVEL=warn "$node24" --max-semi-space-size=16 dist/main.js &   # ENV GLIBC_TUNABLES; ENTRYPOINT node --max-semi-space-size=16 dist/main.js
 pid=$!
 wait_for "http://127.0.0.1:$port/livez"
 curl -fsS "http://127.0.0.1:$port/ui" | grep -q '<html' || { echo "check-docker: the image does not serve the dashboard" >&2; exit 1; }

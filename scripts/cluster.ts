@@ -16,6 +16,8 @@ import { freePort, waitReady } from '../test/helpers/process.js';
 const REPLICAS = Number(process.env['REPLICAS'] ?? 3);
 const LEASE_SECONDS = Number(process.env['LEASE_SECONDS'] ?? 5);
 const ROOT = new URL('..', import.meta.url).pathname;
+/** GLIBC_TUNABLES and --max-semi-space-size: as the image and npm start run cachegate (README, "Runtime and dependency versions"). */
+const GLIBC_TUNABLES = 'glibc.malloc.mmap_threshold=65536:glibc.malloc.trim_threshold=0';
 
 async function leaderFlag(url: string): Promise<string> {
   try {
@@ -35,7 +37,7 @@ async function main(): Promise<void> {
   for (let i = 0; i < REPLICAS; i++) {
     const port = await freePort();
     const child = spawn(process.execPath, ['--max-semi-space-size=16', '--import', 'tsx', 'src/main.ts', '--port', String(port), '--config', config], {
-      cwd: ROOT, env: { ...process.env, LOG_LEVEL: process.env['LOG_LEVEL'] ?? 'warn' }, stdio: ['ignore', 'inherit', 'inherit'],
+      cwd: ROOT, env: { ...process.env, GLIBC_TUNABLES, LOG_LEVEL: process.env['LOG_LEVEL'] ?? 'warn' }, stdio: ['ignore', 'inherit', 'inherit'],
     });
     replicas.push({ url: `http://127.0.0.1:${port}`, child });
   }

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, waitFor } from '../lib/bench-http.js';
 import type { SourceReply, SourceRequest } from './source-protocol.js';
-import { imageNodeFlags } from './image-node-flags.js';
+import { imageNodeFlags, imageRuntimeEnv } from './image-node-flags.js';
 
 /** SHARD is the measured cachegate's name for the source, i.e. the shard of every copy. */
 export const SHARD = 'remote';
@@ -136,15 +136,15 @@ export async function startMeasured(sourceUrl: string, opts: MeasuredOptions): P
   const heap = opts.heapMb === undefined ? [] : [`--max-old-space-size=${opts.heapMb}`];
   // CPU_PROF=<dir>: each measured process writes a .cpuprofile there when it exits.
   const profile = process.env['CPU_PROF'] ? ['--cpu-prof', `--cpu-prof-dir=${process.env['CPU_PROF']}`] : [];
-  // The image's node flags and NODE_ENV=production, as the image runs it (Dockerfile): libraries
-  // skip development checks.
+  // The image's node flags, its malloc tunables and NODE_ENV=production, as the image runs it
+  // (Dockerfile): libraries skip development checks.
   // CACHEGATE_DATA_DIR would override the config file's dataDir: the store is the config's alone.
   const { CACHEGATE_DATA_DIR: _ignored, ...env } = process.env;
   const spawnedAt = performance.now();
   if (!existsSync(COMPILED_MAIN)) throw new Error(`${COMPILED_MAIN} is missing: run npm run build first (npm run bench does)`);
   const child = fork(COMPILED_MAIN, ['--config', config], {
     execArgv: [...imageNodeFlags(), '--import', join(HERE, 'measured-preload.mjs'), '--expose-gc', ...heap, ...profile], stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-    env: { ...env, NODE_ENV: 'production' },
+    env: { ...env, ...imageRuntimeEnv(), NODE_ENV: 'production' },
   });
   const url = `http://127.0.0.1:${port}`;
   // The directory holds only the kubeconfig and the config file: gone with the process.
