@@ -21,6 +21,7 @@ export function durableFigures(d: DurablePhaseResult): Figure[] {
   const on = `cache on ${d.backend}${d.backend === 'local' ? ' (fsync on)' : ' (1 member)'}`;
   const memory = memoryFigures({
     id: `durable.${d.backend}.memory`, n: d.n, avgJsonBytes: d.avgJsonBytes, before: d.memoryBefore, after: d.memoryAfter, withTargets: true,
+    ...(d.rest === undefined ? {} : { rest: d.rest }),
     rssName: `RSS per replicated object, ${count(d.n)} objects, ${on} (embedded source off)`,
     heapName: `heap per replicated object after GC, ${count(d.n)} objects, ${on}`,
   });

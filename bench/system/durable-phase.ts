@@ -27,6 +27,7 @@ import { startMeasured, startSource } from './processes.js';
 import type { MeasuredProcess, Memory, SourceProcess, StoreUnderTest } from './processes.js';
 import { copyCount, lagRun } from './replication.js';
 import { measureSync, settle } from './memory-phase.js';
+import type { MemoryAtRest } from './memory-phase.js';
 import type { LagResult, SyncResult } from './replication.js';
 import { restartRun } from './restart.js';
 import type { RestartResult } from './restart.js';
@@ -55,6 +56,8 @@ export interface DurablePhaseResult {
   /** memoryBefore and memoryAfter: the measured process right before the CCR is created and once every copy is there (each after a full GC). */
   readonly memoryBefore: Memory;
   readonly memoryAfter: Memory;
+  /** rest: the same, at rest (see memory-phase.ts). */
+  readonly rest?: MemoryAtRest;
   /** disk: the data directory (local) or the etcd member's data directory, right after the sync. */
   readonly disk: DiskUsage;
   readonly cold: LagResult;
@@ -103,7 +106,8 @@ export async function runDurablePhase(plan: DurablePlan): Promise<DurablePhaseRe
     const options = { store: storage.store, ...(plan.replicationWorkers === undefined ? {} : { replicationWorkers: plan.replicationWorkers }) };
     const sourceUrl = source.url;
     measured = await startMeasured(sourceUrl, options);
-    const { sync, memoryBefore, memoryAfter } = await measureSync(source, measured, plan.n, plan.syncTimeoutMs);
+    // At rest too: the point reads come next, and they start with the same memory-pressure GC.
+    const { sync, memoryBefore, memoryAfter, rest } = await measureSync(source, measured, plan.n, plan.syncTimeoutMs, true);
     step(sync.ms === undefined ? `sync timed out at ${sync.copies} copies` : `synced in ${(sync.ms / 1000).toFixed(1)} s`);
     const disk = diskUsage(storage.dataDir);
     const [durableReads, memoryReads] = await pointReadsBesideMemory(sourceUrl, measured, plan);
@@ -115,7 +119,7 @@ export async function runDurablePhase(plan: DurablePlan): Promise<DurablePhaseRe
     measured = restarted.measured;
     step(`restarted: ready in ${(restarted.restart.readyMs / 1000).toFixed(1)} s, ${restarted.restart.rewritten} copies rewritten`);
     return {
-      backend: plan.backend, n: plan.n, avgJsonBytes: seeded.avgJsonBytes, sync, memoryBefore, memoryAfter, disk, cold, lag, restart: restarted.restart,
+      backend: plan.backend, n: plan.n, avgJsonBytes: seeded.avgJsonBytes, sync, memoryBefore, memoryAfter, ...(rest === undefined ? {} : { rest }), disk, cold, lag, restart: restarted.restart,
       pointRead: durableReads.median, memoryPointRead: memoryReads.median,
       pointReadRatios: roundRatios(durableReads, memoryReads),
       ...(plan.replicationWorkers === undefined ? {} : { replicationWorkers: plan.replicationWorkers }),

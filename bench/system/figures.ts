@@ -37,24 +37,24 @@ const GiB = 1024 ** 3;
 /** Measured is everything one run of the system bench measured. */
 export interface Measured {
   readonly phases: readonly PhaseResult[];
-  /** smallMemory: the memory-only phases of small objects (their memory rows, with the targets at headlineN). */
-  readonly smallMemory: readonly MemoryPhaseResult[];
+  /** memoryOnly: the memory-only phases, one per object shape (their memory rows carry the memory targets at headlineN). */
+  readonly memoryOnly: readonly MemoryPhaseResult[];
   readonly durable: readonly DurablePhaseResult[];
   readonly headlineN: number;
 }
 
 /**
  * figuresOf builds every row from the phases: facade, sync, lag, memory (the full phases', then
- * the small objects'), point reads (memory backend), then each durable backend's rows, then scale
+ * the memory-only phases', which carry the targets), point reads (memory backend), then each durable backend's rows, then scale
  * (the last full phase).
  */
-export function figuresOf({ phases, smallMemory, durable, headlineN }: Measured): Figure[] {
+export function figuresOf({ phases, memoryOnly, durable, headlineN }: Measured): Figure[] {
   const figures: Figure[] = [];
   for (const p of phases) if (p.facade) figures.push(...facadeFigures(p.facade, p.n));
   for (const p of phases) figures.push(syncFigure(p, p.n === headlineN));
   for (const p of phases) figures.push(...lagFigures(p));
-  for (const p of phases) figures.push(...phaseMemoryFigures(p, p.n === headlineN));
-  for (const m of smallMemory) figures.push(...smallMemoryFigures(m, m.n === headlineN));
+  for (const p of phases) figures.push(...phaseMemoryFigures(p));
+  for (const m of memoryOnly) figures.push(...memoryOnlyFigures(m, m.n === headlineN));
   for (const p of phases) figures.push(pointReadFigure(p));
   for (const d of durable) figures.push(...durableFigures(d));
   const scale = phases[phases.length - 1];
@@ -128,18 +128,21 @@ function lagFigures(p: PhaseResult): Figure[] {
   ];
 }
 
-function smallMemoryFigures(m: MemoryPhaseResult, headline: boolean): Figure[] {
+function memoryOnlyFigures(m: MemoryPhaseResult, headline: boolean): Figure[] {
   const synced = m.sync.ms === undefined ? `the sync timed out at ${fmt(m.sync.copies)} copies` : `synced at ${fmt(m.sync.perSecond)} objects/s`;
   return memoryFigures({
     id: `memory.${m.n}.${m.shape}`, n: m.n, avgJsonBytes: m.avgJsonBytes, before: m.memoryBefore, after: m.memoryAfter, withTargets: headline,
-    rssName: `RSS per replicated object, ${count(m.n)} ${m.shape} objects (embedded source off; ${synced})`,
-    heapName: `heap per replicated object after GC, ${count(m.n)} ${m.shape} objects`,
+    ...(m.rest === undefined ? {} : { rest: m.rest }),
+    rssName: `RSS per replicated object, ${count(m.n)} ${m.shape} objects, memory-only phase (embedded source off; ${synced})`,
+    heapName: `heap per replicated object after GC, ${count(m.n)} ${m.shape} objects, memory-only phase`,
   });
 }
 
-function phaseMemoryFigures(p: PhaseResult, headline: boolean): Figure[] {
+// The full phases' memory, without targets: the memory-only phases carry them, with the reading at
+// rest the full phases cannot take (their lag runs follow the sync).
+function phaseMemoryFigures(p: PhaseResult): Figure[] {
   return memoryFigures({
-    id: `memory.${p.n}`, n: p.n, avgJsonBytes: p.avgJsonBytes, before: p.memoryBefore, after: p.memoryAfter, withTargets: headline,
+    id: `memory.${p.n}`, n: p.n, avgJsonBytes: p.avgJsonBytes, before: p.memoryBefore, after: p.memoryAfter, withTargets: false,
     rssName: `RSS per replicated object, ${count(p.n)} objects (embedded source off)`,
     heapName: `heap per replicated object after GC, ${count(p.n)} objects`,
   });

@@ -1,9 +1,11 @@
 // The memory rows of the system bench: RSS and heap (after a full GC) that the process grew by per
-// replicated object over a sync, each against the object's JSON size. The memory phases and the
+// replicated object over a sync, each against the object's JSON size, and where the phase read it,
+// RSS at rest (see memory-phase.ts), which then carries the RSS target. The memory phases and the
 // durable backends' phases print them alike, so their figures compare row for row.
 
 import { fmt } from './figure-format.js';
 import type { Figure } from './figure-format.js';
+import type { MemoryAtRest } from './memory-phase.js';
 import type { Memory } from './processes.js';
 
 const RSS_RATIO_TARGET = 2;
@@ -22,20 +24,27 @@ export interface MemoryGrowth {
   readonly after: Memory;
   /** withTargets shows the targets (RSS ≤ 2x the JSON, heap ≤ 1.5x) on the rows. */
   readonly withTargets: boolean;
+  /** rest: the readings at rest, when the phase took them; the RSS target is then checked on them. */
+  readonly rest?: MemoryAtRest;
 }
 
 /** memoryFigures are the RSS and heap rows of one sync. */
 export function memoryFigures(m: MemoryGrowth): Figure[] {
-  const rss = (m.after.rss - m.before.rss) / m.n;
   const heap = (m.after.heapUsed - m.before.heapUsed) / m.n;
   const json = { name: 'JSON size of the object', value: m.avgJsonBytes, text: `${fmt(m.avgJsonBytes)} B` };
   const target = (limit: number, ratio: number): Pick<Figure, 'target'> => (m.withTargets ? { target: { text: `≤ ${limit}x`, met: ratio <= limit } } : {});
+  const rssRow = (id: string, name: string, before: Memory, after: Memory, withTarget: boolean): Figure => {
+    const perObject = (after.rss - before.rss) / m.n;
+    return {
+      id, name, value: perObject, unit: 'B',
+      text: `${fmt(perObject)} B (RSS ${fmt(before.rss / 2 ** 20)} → ${fmt(after.rss / 2 ** 20)} MiB)`,
+      reference: json, ratio: perObject / m.avgJsonBytes, ...(withTarget ? target(RSS_RATIO_TARGET, perObject / m.avgJsonBytes) : {}),
+    };
+  };
+  const rest = m.rest;
   return [
-    {
-      id: `${m.id}.rss_per_object`, name: m.rssName, value: rss, unit: 'B',
-      text: `${fmt(rss)} B (RSS ${fmt(m.before.rss / 2 ** 20)} → ${fmt(m.after.rss / 2 ** 20)} MiB)`,
-      reference: json, ratio: rss / m.avgJsonBytes, ...target(RSS_RATIO_TARGET, rss / m.avgJsonBytes),
-    },
+    rssRow(`${m.id}.rss_per_object`, rest === undefined ? m.rssName : `${m.rssName}, right after the sync`, m.before, m.after, rest === undefined),
+    ...(rest === undefined ? [] : [rssRow(`${m.id}.rss_at_rest_per_object`, `${m.rssName}, at rest`, rest.before, rest.after, true)]),
     {
       id: `${m.id}.heap_per_object`, name: m.heapName, value: heap, unit: 'B',
       text: `${fmt(heap)} B (heap ${fmt(m.before.heapUsed / 2 ** 20)} → ${fmt(m.after.heapUsed / 2 ** 20)} MiB)`,

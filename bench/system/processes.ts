@@ -107,6 +107,11 @@ export interface MeasuredProcess {
   gc(): Promise<GcTotals>;
   /** reduceMemory runs V8's memory-pressure GC: the young generation shrinks and pooled pages go back to the OS. */
   reduceMemory(): Promise<void>;
+  /**
+   * memoryAtRest is memory() after reduceMemory(): the state an idle process reaches by itself
+   * (V8's memory reducer runs the same GC about 100 s after the last one), without the wait.
+   */
+  memoryAtRest(): Promise<Memory>;
   stop(): Promise<StopReport>;
 }
 
@@ -161,17 +166,22 @@ export async function startMeasured(sourceUrl: string, opts: MeasuredOptions): P
   }
   const readyMs = performance.now() - spawnedAt;
   const pid = child.pid ?? 0;
+  const memory = async (): Promise<Memory> => {
+    const { heapUsed } = await ask<MemoryReply>(child, 'memory');
+    const rss = vmRss(pid);
+    // The forced GCs stall the event loop for seconds at a million objects, and load shedding
+    // answers 503 until the stall has passed: wait until the facade serves again.
+    await waitFor(`${url}/v1/schemas`);
+    return { heapUsed, rss };
+  };
   return {
     url,
     pid,
     readyMs,
-    memory: async () => {
-      const { heapUsed } = await ask<MemoryReply>(child, 'memory');
-      const rss = vmRss(pid);
-      // The forced GCs stall the event loop for seconds at a million objects, and load shedding
-      // answers 503 until the stall has passed: wait until the facade serves again.
-      await waitFor(`${url}/v1/schemas`);
-      return { heapUsed, rss };
+    memory,
+    memoryAtRest: async () => {
+      await ask<'reduced'>(child, 'reduce');
+      return memory();
     },
     gc: () => ask<GcTotals>(child, 'gc'),
     // No request follows to check the facade serves again: the GC is over when the answer comes,

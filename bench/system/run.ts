@@ -5,15 +5,16 @@
 //   memory before the CCR → initial sync → memory after (heap after a full GC, RSS from /proc)
 //   → lag in the first 2 s after the sync (cold) → steady lag at 500 and 2,000 writes/s
 //   → point reads of random objects (wrk) → at 20k only: the facade figures with their references.
-// Those phases keep their state in memory (store.backend: memory). After the 100k phase, a
-// memory-only phase syncs 100k small (~360-byte) objects (memory-phase.ts), then one
+// Those phases keep their state in memory (store.backend: memory). After the 100k phase, two
+// memory-only phases sync 100k widgets and 100k small (~360-byte) objects and read the memory
+// right after the sync and at rest (memory-phase.ts); they carry the memory targets. Then one
 // phase per durable backend (durable-phase.ts: local, then etcd) with 100k widgets measures sync,
 // disk, lag, point reads (as a ratio to the memory backend's at 100k) and a graceful restart.
 // Then it prints every figure and writes bench/results/latest.{json,md} and lag-throughput.svg.
 // Env: SCALE_N (default 1,000,000; 5,000,000 is the opt-in scale step, with its own targets),
 // LAG_SECONDS (8), SECONDS per load run (5), ROUNDS (5),
 // POINT_READ_ROUNDS (3), DURABLE_POINT_READ_ROUNDS (5); REPLICATION_WORKERS sets the durable phases' workers.replication;
-// PHASES=20000,100000,small,local,etcd runs only those phases (for profiling); their results go to
+// PHASES=20000,100000,widget,small,local,etcd runs only those phases (for profiling); their results go to
 // bench/results/partial.* (git-ignored), and latest.* keeps the last full run's.
 
 import { dirname, join } from 'node:path';
@@ -56,8 +57,11 @@ const DURABLE_POINT_READ_ROUNDS = Number(process.env['DURABLE_POINT_READ_ROUNDS'
 const DURABLE: readonly DurableKind[] = ['local', 'etcd'];
 const REPLICATION_WORKERS = process.env['REPLICATION_WORKERS'] === undefined ? undefined : Number(process.env['REPLICATION_WORKERS']);
 const RATES = [500, 2000] as const;
-/** SMALL_MEMORY_PHASE names the memory-only phase of 100k small objects in PHASES. */
-const SMALL_MEMORY_PHASE = 'small';
+/** MEMORY_ONLY names the memory-only phases at 100k in PHASES, with their object shapes. */
+const MEMORY_ONLY: readonly { readonly phase: string; readonly shape: ObjectShape }[] = [
+  { phase: 'widget', shape: 'widget' },
+  { phase: 'small', shape: 'small' },
+];
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 interface PhasePlan {
@@ -84,14 +88,14 @@ async function main(): Promise<void> {
   const durable: DurablePhaseResult[] = [];
   const only = process.env['PHASES']?.split(',');
   const runs = (phase: string): boolean => !only || only.includes(phase);
-  const smallMemory: MemoryPhaseResult[] = [];
+  const memoryOnly: MemoryPhaseResult[] = [];
   for (const plan of PLAN) {
     if (runs(String(plan.n))) phases.push(await runPhase(plan));
     if (plan.n !== HEADLINE_N) continue;
-    if (runs(SMALL_MEMORY_PHASE)) smallMemory.push(await runMemoryPhase(HEADLINE_N, 'small', plan.syncTimeoutMs));
+    for (const m of MEMORY_ONLY) if (runs(m.phase)) memoryOnly.push(await runMemoryPhase(HEADLINE_N, m.shape, plan.syncTimeoutMs));
     for (const backend of DURABLE) if (runs(backend)) durable.push(await runDurablePhase(durablePlan(backend)));
   }
-  const figures = figuresOf({ phases, smallMemory, durable, headlineN: HEADLINE_N });
+  const figures = figuresOf({ phases, memoryOnly, durable, headlineN: HEADLINE_N });
   const wallSeconds = (performance.now() - t0) / 1000;
   printTable(figures);
   const notes = notesOf({ scaleN: SCALE_N, scaleTargetNs: [...SCALE_TARGETS.keys()], phases: only, replicationWorkers: REPLICATION_WORKERS, extra: process.env['BENCH_NOTE'] });

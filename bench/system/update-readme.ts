@@ -14,8 +14,11 @@ const INTRO = `\`npm run bench\` runs the system benchmark (\`bench/system/\`, a
 its own process with the embedded source off and replicates from a second process (a source
 seeded in-process) through a kubeconfig, so every figure is cachegate's own. The phases at 20k,
 100k and \`SCALE_N\` objects keep the cache in memory (\`store.backend: memory\`); after the 100k
-phase, a memory-only phase syncs 100k small (~360-byte) objects, so the memory targets are
-checked at that size too, and one phase per durable backend repeats the 100k phase on \`local\` (SQLite, fsync on)
+phase, two memory-only phases sync 100k widgets (~760 bytes) and 100k small (~360-byte) objects
+and carry the memory targets. They read RSS right after the sync and at rest: after the
+memory-pressure GC that V8's memory reducer gives an idle process anyway, which hands back the
+young generation (32 MiB whatever the object count) and part-empty pages; the RSS target is
+checked at rest, the other reading is shown beside it. Then one phase per durable backend repeats the 100k phase on \`local\` (SQLite, fsync on)
 and on \`etcd\` (one member the bench starts), then restarts cachegate over the same state
 (SIGTERM, start again, time to \`/readyz\`, copies rewritten). Each figure is measured in the
 same run as its reference (interleaved rounds, medians, for the load figures; a durable
@@ -27,7 +30,7 @@ GC of both and a warm-up, and its ratio is the median of the five rounds' ratios
 \`bench/results/latest.md\` (this table); \`npm run bench:readme\` copies it here. \`SCALE_N\` sets
 the scale run's object count (default 1,000,000; \`SCALE_N=5000000\` is the opt-in scale step,
 whose targets are RSS ≤ 6 GiB and an initial sync of ≥ 10,000 objects/s; that run writes
-\`bench/results/scale-5m.*\`, not \`latest.*\`); \`PHASES=100000,small,local,etcd\` runs only those phases and writes
+\`bench/results/scale-5m.*\`, not \`latest.*\`); \`PHASES=100000,widget,small,local,etcd\` runs only those phases and writes
 \`bench/results/partial.*\` instead, so \`latest.*\` stays the last full run. The older
 per-part benches remain: \`bench:store\`, \`bench:replication\`, \`bench:facade\`,
 \`bench:overlay\`, \`bench:read-your-writes\` (a write through one replica

@@ -198,10 +198,19 @@ class ProcessMember implements EtcdMember {
     child.stdout?.on('data', keep);
     child.stderr?.on('data', keep);
     this.alive = true;
-    this.exited = new Promise((resolve) => child.once('exit', () => {
-      this.alive = false;
-      resolve();
-    }));
+    this.exited = new Promise((resolve) => {
+      child.once('exit', () => {
+        this.alive = false;
+        resolve();
+      });
+      // A binary that cannot be started (not installed: scripts/ensure-test-tools.sh installs it)
+      // gets 'error' and no 'exit': without this, waitHealthy would poll a member that never ran.
+      child.once('error', (err) => {
+        this.tail += `\n${err.message}`;
+        this.alive = false;
+        resolve();
+      });
+    });
     this.child = child;
   }
 
