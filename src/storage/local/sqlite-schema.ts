@@ -26,7 +26,7 @@ export interface OpenedDatabase {
 }
 
 /** PAGE_CACHE_KIB is SQLite's page cache for the connection, outside the V8 heap. */
-const PAGE_CACHE_KIB = 64 * 1024;
+const PAGE_CACHE_KIB = 8 * 1024;
 
 /** SQLITE_BUSY and SQLITE_LOCKED: another connection holds the file. */
 const LOCKED_CODES: ReadonlySet<number> = new Set([5, 6]);
@@ -54,8 +54,10 @@ export function openDatabase(dataDir: string, fsync: boolean): OpenedDatabase {
     lockAndInitialize(db, path);
     checkIntegrity(db, path);
     db.exec(`PRAGMA synchronous=${fsync ? 'FULL' : 'NORMAL'}`);
-    // The default page cache (2 MiB) makes every check of a commit's condition a read from the file
-    // once the database outgrows it; 64 MiB keeps the key index of a few million objects in memory.
+    // The page cache is resident memory on top of the watch cache, which is what serves: at 64 MiB
+    // the RSS per copy of 100k widgets was 1,904 B at rest, at 8 MiB 1,229 B, with the sync (9,025
+    // against 8,334 objects/s) and restart unchanged. A page it misses is read from the kernel's
+    // file cache: a system call, not a disk read, for a commit's condition check.
     db.exec(`PRAGMA cache_size=${-PAGE_CACHE_KIB}`);
     return { db, path, revision: readMeta(db, 'revision') ?? 0 };
   } catch (err) {
