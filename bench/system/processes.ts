@@ -67,10 +67,23 @@ export async function startSource(heapMb: number): Promise<SourceProcess> {
   };
 }
 
-/** Memory is the measured process's memory: heap after a full GC, and RSS from /proc right after it. */
+/**
+ * Memory is the measured process's memory: heap after a full GC, and RSS from /proc right after
+ * it. threadHeapUsed is the heap in use in the etcd backend's client thread (a V8 heap of its
+ * own, outside heapUsed; the bench cannot collect it first), 0 without one.
+ */
 export interface Memory {
   readonly rss: number;
   readonly heapUsed: number;
+  readonly threadHeapUsed: number;
+}
+
+const THREAD_HEAP_SERIES = /^cachegate_storage_thread_heap_used_bytes\{[^}]*\} (\S+)$/m;
+
+/** threadHeapUsed reads the client thread's heap from /metrics (0 without a thread). */
+async function threadHeapUsed(url: string): Promise<number> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  return Number(THREAD_HEAP_SERIES.exec(text)?.[1] ?? 0);
 }
 
 /** StoreUnderTest is the measured process's `store` backend and what that backend needs. */
@@ -172,7 +185,7 @@ export async function startMeasured(sourceUrl: string, opts: MeasuredOptions): P
     // The forced GCs stall the event loop for seconds at a million objects, and load shedding
     // answers 503 until the stall has passed: wait until the facade serves again.
     await waitFor(`${url}/v1/schemas`);
-    return { heapUsed, rss };
+    return { heapUsed, rss, threadHeapUsed: await threadHeapUsed(url) };
   };
   return {
     url,

@@ -6,7 +6,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config/config.js';
 import { CACHED_OBJECT_INDEXES } from '../cachedobjects/cached-object-indexes.js';
 import { CACHED_OBJECTS_GROUP, CACHED_OBJECTS_RESOURCE } from '../cachedobjects/cached-object-resource.js';
-import type { Backend, BackendHealth } from '../storage/backend.js';
+import type { Backend, BackendHealth, ThreadHeap } from '../storage/backend.js';
 import type { EtcdBackend } from '../storage/etcd/etcd-backend.js';
 import { openLocalBackend } from '../storage/local/local-backend.js';
 import { openDurableStore } from '../store/durable-store.js';
@@ -25,8 +25,8 @@ const CACHE_SPACE = 'cache';
 export interface AppState {
   readonly source: MemoryStore;
   readonly cache: MemoryStore;
-  /** backend is the durable backend's kind and health; undefined for `memory`. */
-  readonly backend?: { readonly kind: string; health(): BackendHealth };
+  /** backend is the durable backend's kind and health (and its client thread's heap, with etcd); undefined for `memory`. */
+  readonly backend?: { readonly kind: string; health(): BackendHealth; threadHeap?(): Promise<(ThreadHeap & { readonly backend: string }) | undefined> };
   /**
    * replicas: with etcd, the backend replicas elect their leader on, the key prefix of the cache
    * (which only the leader writes), and how far this replica's cache and embedded source have
@@ -67,7 +67,7 @@ export async function openState(config: Config, log: Logger): Promise<AppState> 
   return {
     source: source.store,
     cache: cache.store,
-    backend: { kind: backend.kind, health: () => backend.health() },
+    backend: { kind: backend.kind, health: () => backend.health(), threadHeap: () => threadHeapOf(backend) },
     ...(etcd === undefined ? {} : { replicas: { backend: etcd, cachePrefix: spacePrefix(CACHE_SPACE), cachePosition: cache.position, sourcePosition: source.position } }),
     async close() {
       await Promise.all(feeds.map((feed) => feed.stop()));
@@ -102,4 +102,10 @@ async function openBackend(config: Config): Promise<{ readonly backend: Backend;
     clientThread: true,
   });
   return { backend, etcd: backend };
+}
+
+/** threadHeapOf is the heap of the backend's client thread, with the backend's kind (undefined without a thread). */
+async function threadHeapOf(backend: Backend): Promise<(ThreadHeap & { readonly backend: string }) | undefined> {
+  const heap = await backend.threadHeap?.();
+  return heap === undefined ? undefined : { backend: backend.kind, ...heap };
 }

@@ -48,3 +48,9 @@ export const CCR_PHASE_METRIC = `${METRIC_PREFIX}ccr_phase`;
 
 /** CCR_OBJECTS_METRIC is each ClusterCachedResource's object count in its source (local) and in the cache. */
 export const CCR_OBJECTS_METRIC = `${METRIC_PREFIX}ccr_objects`;
+
+/** STORAGE_THREAD_HEAP_USED_METRIC is the V8 heap in use in the storage backend's client thread (etcd). */
+export const STORAGE_THREAD_HEAP_USED_METRIC = `${METRIC_PREFIX}storage_thread_heap_used_bytes`;
+
+/** STORAGE_THREAD_HEAP_TOTAL_METRIC is the V8 heap reserved by the storage backend's client thread (etcd). */
+export const STORAGE_THREAD_HEAP_TOTAL_METRIC = `${METRIC_PREFIX}storage_thread_heap_total_bytes`;

@@ -20,6 +20,8 @@ import { createQueueMetricFamilies } from './queue-metric-families.js';
 import type { QueueMetricFamilies } from './queue-metric-families.js';
 import { observeReadiness, observeSources } from './source-gauges.js';
 import type { ReadinessCheck, SourceObservation } from './source-gauges.js';
+import { observeStorageThreadHeap } from './storage-thread-gauges.js';
+import type { ObservedThreadHeap } from './storage-thread-gauges.js';
 import { createStreamMetrics } from './stream-metrics.js';
 import type { StreamsGauge, SubscriptionsGauge } from './stream-metrics.js';
 
@@ -44,6 +46,8 @@ export interface ObservedState {
   readonly ccrs?: ObservedCcrs;
   /** readiness gives the checks /readyz runs; without them `cachegate_ready` is 1 whenever the process answers. */
   readonly readiness?: () => Iterable<ReadinessCheck>;
+  /** storageThreadHeap reads the storage backend's client thread's heap (etcd); undefined or no answer: no series. */
+  readonly storageThreadHeap?: ObservedThreadHeap;
 }
 
 /** Metrics holds the app's registry and every metric something records into. */
@@ -76,6 +80,7 @@ export function createMetrics(observed: ObservedState): Metrics {
   observeSources(registry, observed.sources ?? (() => []));
   observeCcrs(registry, observed.ccrs ?? { phases: [], list: () => [] });
   observeReadiness(registry, observed.readiness ?? (() => []));
+  observeStorageThreadHeap(registry, observed.storageThreadHeap ?? (async () => undefined));
   return {
     registry,
     httpRequestDuration: new Histogram({

@@ -120,6 +120,18 @@ export interface Backend {
   barrier?(): Promise<number>;
   /** health is the last known reachability, without a round trip. */
   health(): BackendHealth;
+  /**
+   * threadHeap, where the backend runs its client in a worker thread (etcd), is that thread's V8
+   * heap: process.memoryUsage() and the runtime's heap metrics see the main thread's alone.
+   * Undefined once the thread has ended.
+   */
+  threadHeap?(): Promise<ThreadHeap | undefined>;
   /** close releases connections and files; pending commits settle first. */
   close(): Promise<void>;
+}
+
+/** ThreadHeap is one worker thread's V8 heap, in bytes: what it holds, and what it has reserved. */
+export interface ThreadHeap {
+  readonly usedBytes: number;
+  readonly totalBytes: number;
 }

@@ -7,7 +7,7 @@
 
 import type { Etcd3 } from 'etcd3';
 import { AppError } from '../../errors.js';
-import type { Backend, BackendHealth, BackendList, BackendOp, EntryReader, Feed, FeedHandlers, OpResult, StoredEntry } from '../backend.js';
+import type { Backend, BackendHealth, BackendList, BackendOp, EntryReader, Feed, FeedHandlers, OpResult, StoredEntry, ThreadHeap } from '../backend.js';
 import { EtcdBatcher } from './etcd-batcher.js';
 import { EtcdCaller } from './etcd-caller.js';
 import { openEtcdClient } from './etcd-client.js';
@@ -208,6 +208,10 @@ export class EtcdBackend implements Backend {
   health(): BackendHealth {
     const here = this.reachability.health();
     return here.ok && this.thread !== undefined ? this.thread.health() : here;
+  }
+
+  async threadHeap(): Promise<ThreadHeap | undefined> {
+    return this.thread?.heap();
   }
 
   /** compaction is the compactor's status; revision 0 when compaction is disabled or has not happened yet. */

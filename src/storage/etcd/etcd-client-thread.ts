@@ -11,7 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { AppError } from '../../errors.js';
 import { readEach } from '../backend.js';
-import type { BackendHealth, BackendList, BackendOp, EntryReader, Feed, FeedHandlers, OpResult } from '../backend.js';
+import type { BackendHealth, BackendList, BackendOp, EntryReader, Feed, FeedHandlers, OpResult, ThreadHeap } from '../backend.js';
 import type { EtcdFence } from './etcd-fence.js';
 import { Outbox, fromThreadError } from './etcd-thread-protocol.js';
 import type { FromThread, ThreadError, ThreadStart, ToThread } from './etcd-thread-protocol.js';
@@ -111,6 +111,18 @@ export class EtcdClientThread {
   health(): BackendHealth {
     if (this.exited !== undefined) return { ok: false, message: `etcd: ${this.exited}` };
     return this.threadHealth;
+  }
+
+  /** heap is the thread's V8 heap; undefined once the thread has ended. */
+  async heap(): Promise<ThreadHeap | undefined> {
+    if (this.exited !== undefined) return undefined;
+    try {
+      const stats = await this.worker.getHeapStatistics();
+      return { usedBytes: stats.used_heap_size, totalBytes: stats.total_heap_size };
+    } catch {
+      // The thread ended between the check and the answer.
+      return undefined;
+    }
   }
 
   /** close lets the thread's commits settle, closes its client and ends the thread. */

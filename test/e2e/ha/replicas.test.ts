@@ -4,7 +4,7 @@
 //   case 1: exactly one replica leads (cachegate_leader), every one is ready, and the followers'
 //           readiness names the leader
 //   case 2: a CCR and 20 ConfigMaps created through a follower are replicated by the leader, and
-//           every replica lists the 20 copies
+//           every replica lists the 20 copies and reports the heap of its etcd client thread
 //   case 3: read-your-writes with no token: 201 mixed writes (create, patch, delete) through the
 //           REST facade of random replicas, each read at once through another (a plain GET,
 //           consistent by default): 0 misses, 0 stale
@@ -41,8 +41,12 @@ interface Replica {
 }
 
 async function leaderFlag(replica: Replica): Promise<number> {
-  const text = await (await fetch(`${replica.url}/metrics`)).text();
-  const line = text.split('\n').find((l) => l.startsWith('cachegate_leader '));
+  return gauge(await (await fetch(`${replica.url}/metrics`)).text(), 'cachegate_leader');
+}
+
+/** gauge reads one series, named with its labels as /metrics writes them, from a /metrics text (NaN when absent). */
+function gauge(text: string, name: string): number {
+  const line = text.split('\n').find((l) => l.startsWith(`${name} `));
   return Number(line?.split(' ')[1] ?? NaN);
 }
 
@@ -132,6 +136,13 @@ describe('three replicas on one etcd', () => {
     const names = configMapNames('before', 20);
     await createConfigMaps(follower, names);
     for (const replica of replicas) await eventually(async () => expect(await copyNames(replica)).toEqual(names), DEADLINE_MS);
+    // The client thread's heap is outside nodejs_heap_*; /metrics accounts for it.
+    for (const replica of replicas) {
+      const text = await (await fetch(`${replica.url}/metrics`)).text();
+      const used = gauge(text, 'cachegate_storage_thread_heap_used_bytes{backend="etcd"}');
+      expect(used).toBeGreaterThan(0);
+      expect(gauge(text, 'cachegate_storage_thread_heap_total_bytes{backend="etcd"}')).toBeGreaterThanOrEqual(used);
+    }
   }, 2 * DEADLINE_MS);
 
   it('case 3: 201 mixed writes through random replicas, each read at once through another: 0 misses, 0 stale', async () => {

@@ -1,6 +1,6 @@
 // createMetrics makes every metric of one app in a registry of its own: two apps in one process
 // do not collide, the overlay's metrics exist only when the app has an overlay, and the leader
-// gauge reads the leadership at each scrape.
+// gauge and the storage client thread's heap gauges read the app at each scrape.
 
 import { describe, expect, it } from 'vitest';
 import { createMetrics } from '../../../src/metrics/metrics.js';
@@ -41,5 +41,18 @@ describe('createMetrics', () => {
     expect(await metrics.registry.metrics()).toMatch(/^cachegate_leader 1$/m);
     leading = false;
     expect(await metrics.registry.metrics()).toMatch(/^cachegate_leader 0$/m);
+  });
+
+  it('case 5: the storage client thread heap gauges have a series only while there is a thread', async () => {
+    let heap: { backend: string; usedBytes: number; totalBytes: number } | undefined = { backend: 'etcd', usedBytes: 1000, totalBytes: 4000 };
+    const metrics = createMetrics({ ...NOTHING_OBSERVED, storageThreadHeap: async () => heap });
+    let text = await metrics.registry.metrics();
+    expect(text).toMatch(/^cachegate_storage_thread_heap_used_bytes\{backend="etcd"\} 1000$/m);
+    expect(text).toMatch(/^cachegate_storage_thread_heap_total_bytes\{backend="etcd"\} 4000$/m);
+    heap = undefined;
+    text = await metrics.registry.metrics();
+    expect(text).not.toMatch(/^cachegate_storage_thread_heap_used_bytes\{/m);
+    expect(text).toMatch(/^# TYPE cachegate_storage_thread_heap_used_bytes gauge$/m);
+    expect(await createMetrics(NOTHING_OBSERVED).registry.metrics()).not.toMatch(/^cachegate_storage_thread_heap_total_bytes\{/m);
   });
 });
