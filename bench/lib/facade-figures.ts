@@ -73,8 +73,10 @@ export async function measureFacade(t: FacadeTargets, load: FacadeLoad): Promise
 /** stringifyLatency times JSON.stringify of a copy of the objects listUrl answers, in ms per list. */
 async function stringifyLatency(listUrl: string): Promise<number> {
   // Right after a list load the server may still be shedding (503): wait that out.
-  const items = ((await (await fetchPastShedding(listUrl)).json()) as { items: unknown[] }).items;
-  if (items.length !== 500) throw new Error(`${listUrl} answered ${items.length} items, not 500`);
+  const res = await fetchPastShedding(listUrl);
+  const text = await res.text();
+  const items = res.ok ? (JSON.parse(text) as { items?: unknown[] }).items : undefined;
+  if (items?.length !== 500) throw new Error(`${listUrl} answered ${res.status} with ${items?.length ?? 'no'} items, not 500: ${text.slice(0, 500)}`);
   const copy = structuredClone(items);
   const rounds = 200;
   const start = performance.now();
