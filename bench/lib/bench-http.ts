@@ -32,11 +32,11 @@ export async function fetchPastShedding(url: string, init?: RequestInit): Promis
   const deadline = performance.now() + 60_000;
   for (let timedOut = false; ;) {
     const res = await fetchOnOpenConnection(url, init);
-    // A 408 is the server closing a connection it found a request on too long. Go's HTTP client
-    // sends a request again after a 408 on a reused connection; the facade figures' list fetch
-    // (right after wrk's list load) met one in two runs of 2026-12-04, on a connection that sent
-    // nothing for seconds before; why the server took it for a slow request is not known yet.
-    // Sent again once, and said.
+    // A 408 on a pooled connection can be the answer a server gave to that connection's headers
+    // timeout, read by the next request sent on it: cachegate once wrote one to a connection this
+    // process's fetch had opened and left unused for a minute (it now closes such a connection
+    // without an answer). Go's HTTP client sends a request again after a 408 on a reused
+    // connection; so does this, once, and says so.
     if (res.status === 408 && !timedOut && (init?.method ?? 'GET') === 'GET') {
       console.warn(`${url}: 408 on a pooled connection; sent again`);
       timedOut = true;

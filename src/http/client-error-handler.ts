@@ -1,6 +1,7 @@
 // Requests Node's HTTP parser refuses before fastify sees them: a malformed request line or
 // header (400), headers larger than the server's maxHeaderSize (431), a request not received
-// within the server's request or headers timeout (408). There is no request or reply object
+// within the server's request or headers timeout (408; a connection that sent nothing at all is
+// closed without an answer). There is no request or reply object
 // then, so the answer is written to the socket (as fastify's default handler and Node's own do),
 // but as a Status like every other error body; the connection then closes, its parser being lost.
 
@@ -20,12 +21,29 @@ export function clientErrorHandler(log: FastifyBaseLogger): (error: ClientError,
   return (error, socket) => {
     // A reset connection has nobody left to answer.
     if (error.code === 'ECONNRESET' || socket.destroyed) return;
+    if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT' && socket.bytesRead === 0) {
+      closeUnusedConnection(socket);
+      return;
+    }
     const refusal = refusalOf(error);
     // Not the error itself: its rawPacket holds the request's bytes, credentials included.
     log.info({ err: { type: error.name, message: error.message, code: error.code }, statusCode: refusal.httpStatus }, 'malformed request refused');
     if (socket.writable && !responseUnderWay(socket)) socket.write(rawResponse(refusal));
     socket.destroySoon();
   };
+}
+
+/**
+ * closeUnusedConnection closes, without an answer, a connection that sent nothing before the
+ * headers timeout: Node's timeout also covers a connection opened and left unused (a client's
+ * spare pooled connection). There is no request to answer, and a 408 written there would wait in
+ * the client's socket buffer until the client sent its next request on that connection and read
+ * the 408 as that request's answer (the bench's fetch did, after a minute of wrk load). Go's
+ * server closes such a connection silently too; a client sees a closed idle connection, which
+ * keep-alive clients handle.
+ */
+function closeUnusedConnection(socket: Socket): void {
+  socket.destroy();
 }
 
 /** refusalOf names the client's mistake, from the parser's error code. */
