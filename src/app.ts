@@ -66,7 +66,7 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
     ccrs: { phases: CCR_PHASES, list: () => sources.observedCcrs() },
     readiness: () => Object.values(readiness),
     // Read once the state is open: the etcd backend's client thread starts with it.
-    storageThreadHeap: () => state.backend?.threadHeap?.() ?? Promise.resolve(undefined),
+    storageThreadHeap: () => state.backend?.threadHeap() ?? Promise.resolve(undefined),
   });
   const sources = new Sources({ config, metrics, log: logger });
   // The configured sources list while the state loads: a restart does both at once.

@@ -187,22 +187,23 @@ export async function startMeasured(sourceUrl: string, opts: MeasuredOptions): P
     await waitFor(`${url}/v1/schemas`);
     return { heapUsed, rss, threadHeapUsed: await threadHeapUsed(url) };
   };
+  const reduceMemory = async (): Promise<void> => {
+    await ask<'reduced'>(child, 'reduce');
+  };
   return {
     url,
     pid,
     readyMs,
     memory,
     memoryAtRest: async () => {
-      await ask<'reduced'>(child, 'reduce');
+      await reduceMemory();
       return memory();
     },
     gc: () => ask<GcTotals>(child, 'gc'),
     // No request follows to check the facade serves again: the GC is over when the answer comes,
     // and a connection left idle here was reused by a request a minute later, just as the server
     // closed it (keep-alive timeout), failing that request.
-    reduceMemory: async () => {
-      await ask<'reduced'>(child, 'reduce');
-    },
+    reduceMemory,
     stop,
   };
 }

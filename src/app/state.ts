@@ -26,7 +26,7 @@ export interface AppState {
   readonly source: MemoryStore;
   readonly cache: MemoryStore;
   /** backend is the durable backend's kind and health (and its client thread's heap, with etcd); undefined for `memory`. */
-  readonly backend?: { readonly kind: string; health(): BackendHealth; threadHeap?(): Promise<(ThreadHeap & { readonly backend: string }) | undefined> };
+  readonly backend?: { readonly kind: string; health(): BackendHealth; threadHeap(): Promise<(ThreadHeap & { readonly backend: string }) | undefined> };
   /**
    * replicas: with etcd, the backend replicas elect their leader on, the key prefix of the cache
    * (which only the leader writes), and how far this replica's cache and embedded source have

@@ -21,8 +21,14 @@ export function clientErrorHandler(log: FastifyBaseLogger): (error: ClientError,
   return (error, socket) => {
     // A reset connection has nobody left to answer.
     if (error.code === 'ECONNRESET' || socket.destroyed) return;
+    // A connection that sent nothing before the headers timeout (Node's timeout covers a
+    // connection opened and left unused too: a client's spare pooled connection) has no request to
+    // answer. A 408 written there would wait in the client's socket buffer until the client sent
+    // its next request on that connection and read the 408 as that request's answer (the bench's
+    // fetch did, after a minute of wrk load). Go's server closes such a connection silently too; a
+    // closed idle connection is what keep-alive clients handle.
     if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT' && socket.bytesRead === 0) {
-      closeUnusedConnection(socket);
+      socket.destroy();
       return;
     }
     const refusal = refusalOf(error);
@@ -31,19 +37,6 @@ export function clientErrorHandler(log: FastifyBaseLogger): (error: ClientError,
     if (socket.writable && !responseUnderWay(socket)) socket.write(rawResponse(refusal));
     socket.destroySoon();
   };
-}
-
-/**
- * closeUnusedConnection closes, without an answer, a connection that sent nothing before the
- * headers timeout: Node's timeout also covers a connection opened and left unused (a client's
- * spare pooled connection). There is no request to answer, and a 408 written there would wait in
- * the client's socket buffer until the client sent its next request on that connection and read
- * the 408 as that request's answer (the bench's fetch did, after a minute of wrk load). Go's
- * server closes such a connection silently too; a client sees a closed idle connection, which
- * keep-alive clients handle.
- */
-function closeUnusedConnection(socket: Socket): void {
-  socket.destroy();
 }
 
 /** refusalOf names the client's mistake, from the parser's error code. */

@@ -15,32 +15,24 @@ export type ObservedThreadHeap = () => Promise<{ readonly backend: string; reado
  * would show 0, which reads as a thread with an empty heap).
  */
 export function observeStorageThreadHeap(registry: Registry, heap: ObservedThreadHeap): void {
-  // One reading serves both gauges of one scrape: prom-client collects them one after the other.
+  // One reading serves both gauges of one scrape: prom-client starts every collect at once.
   let reading: ReturnType<ObservedThreadHeap> | undefined;
   const read = (): ReturnType<ObservedThreadHeap> => {
     reading ??= heap().finally(() => (reading = undefined));
     return reading;
   };
-  new Gauge({
-    name: STORAGE_THREAD_HEAP_USED_METRIC,
-    help: "V8 heap in use in the storage backend's client thread (etcd), in bytes; the nodejs_heap_* metrics count the main thread's only.",
-    labelNames: ['backend'] as const,
-    registers: [registry],
-    async collect() {
-      const now = await read();
-      this.reset();
-      if (now !== undefined) this.set({ backend: now.backend }, now.usedBytes);
-    },
-  });
-  new Gauge({
-    name: STORAGE_THREAD_HEAP_TOTAL_METRIC,
-    help: "V8 heap reserved by the storage backend's client thread (etcd), in bytes.",
-    labelNames: ['backend'] as const,
-    registers: [registry],
-    async collect() {
-      const now = await read();
-      this.reset();
-      if (now !== undefined) this.set({ backend: now.backend }, now.totalBytes);
-    },
-  });
+  const gauges = [
+    { name: STORAGE_THREAD_HEAP_USED_METRIC, field: 'usedBytes', help: "V8 heap in use in the storage backend's client thread (etcd), in bytes; the nodejs_heap_* metrics count the main thread's only." },
+    { name: STORAGE_THREAD_HEAP_TOTAL_METRIC, field: 'totalBytes', help: "V8 heap reserved by the storage backend's client thread (etcd), in bytes." },
+  ] as const;
+  for (const { name, field, help } of gauges) {
+    new Gauge({
+      name, help, labelNames: ['backend'] as const, registers: [registry],
+      async collect() {
+        const now = await read();
+        this.reset();
+        if (now !== undefined) this.set({ backend: now.backend }, now[field]);
+      },
+    });
+  }
 }
