@@ -38,8 +38,8 @@ const WORKER_YOUNG_GENERATION_MB = 8;
  * limit is 2 GiB or more (a worker inherits the process's limit), 1.3x-2x below that (1.6x at
  * 1 GiB). With 4x, the thread held 29-34 MB after a 100k-copy sync, mostly garbage, and kept it
  * while idle; with 1 GiB it holds 24 MB and the process's RSS at rest is 20-35 MB lower, at the same
- * sync speed. 1 GiB is about 40 times the thread's live heap during a list of 100k copies (pages of
- * 5,000 values): a list of much larger objects still fits.
+ * sync speed. 1 GiB is about 40 times the thread's live heap during a list of 100k copies, and a
+ * list of large objects fits too: its pages are bounded by bytes (etcd-list.ts).
  */
 const WORKER_OLD_GENERATION_MB = 1024;
 
