@@ -11,6 +11,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, waitFor } from '../lib/bench-http.js';
+import { STORAGE_THREAD_HEAP_USED_METRIC } from '../../src/metrics/metric-names.js';
 import type { SourceReply, SourceRequest } from './source-protocol.js';
 import { imageNodeFlags, imageRuntimeEnv } from './image-node-flags.js';
 
@@ -78,7 +79,7 @@ export interface Memory {
   readonly threadHeapUsed: number;
 }
 
-const THREAD_HEAP_SERIES = /^cachegate_storage_thread_heap_used_bytes\{[^}]*\} (\S+)$/m;
+const THREAD_HEAP_SERIES = new RegExp(`^${STORAGE_THREAD_HEAP_USED_METRIC}\\{[^}]*\\} (\\S+)$`, 'm');
 
 /** threadHeapUsed reads the client thread's heap from /metrics (0 without a thread). */
 async function threadHeapUsed(url: string): Promise<number> {

@@ -6,7 +6,8 @@ import type { Logger } from 'pino';
 import type { Config } from '../config/config.js';
 import { CACHED_OBJECT_INDEXES } from '../cachedobjects/cached-object-indexes.js';
 import { CACHED_OBJECTS_GROUP, CACHED_OBJECTS_RESOURCE } from '../cachedobjects/cached-object-resource.js';
-import type { Backend, BackendHealth, ThreadHeap } from '../storage/backend.js';
+import type { ObservedThreadHeap } from '../metrics/storage-thread-gauges.js';
+import type { Backend, BackendHealth } from '../storage/backend.js';
 import type { EtcdBackend } from '../storage/etcd/etcd-backend.js';
 import { openLocalBackend } from '../storage/local/local-backend.js';
 import { openDurableStore } from '../store/durable-store.js';
@@ -26,7 +27,7 @@ export interface AppState {
   readonly source: MemoryStore;
   readonly cache: MemoryStore;
   /** backend is the durable backend's kind and health (and its client thread's heap, with etcd); undefined for `memory`. */
-  readonly backend?: { readonly kind: string; health(): BackendHealth; threadHeap(): Promise<(ThreadHeap & { readonly backend: string }) | undefined> };
+  readonly backend?: { readonly kind: string; health(): BackendHealth; threadHeap: ObservedThreadHeap };
   /**
    * replicas: with etcd, the backend replicas elect their leader on, the key prefix of the cache
    * (which only the leader writes), and how far this replica's cache and embedded source have
@@ -105,7 +106,7 @@ async function openBackend(config: Config): Promise<{ readonly backend: Backend;
 }
 
 /** threadHeapOf is the heap of the backend's client thread, with the backend's kind (undefined without a thread). */
-async function threadHeapOf(backend: Backend): Promise<(ThreadHeap & { readonly backend: string }) | undefined> {
+async function threadHeapOf(backend: Backend): ReturnType<ObservedThreadHeap> {
   const heap = await backend.threadHeap?.();
   return heap === undefined ? undefined : { backend: backend.kind, ...heap };
 }
