@@ -69,8 +69,8 @@ class CacheReadModel implements ReadModel {
   }
 
   findObject(ref: ObjectRef): FoundObject {
-    const group = groupFromName(ref.group);
-    const schema = schemaOf({ group, version: ref.version, resource: ref.resource });
+    // ref.group is a group name (`core` for the core group), which schemaOf writes as it is.
+    const schema = schemaOf(ref);
     const matches = this.#byName(schema, ref);
     const overlay = activeOverlay(this.#deps.overlay);
     // The usual answer (one copy, no pending write through cachegate) allocates only its result.
@@ -79,6 +79,7 @@ class CacheReadModel implements ReadModel {
     const found = overlay === undefined ? matches.map(fromCache) : [...overlayFound(overlay, matches), ...overlayOnlyFound(overlay, ref, matches)];
     const [first, second] = found;
     if (first !== undefined && second === undefined) return first;
+    const group = groupFromName(ref.group);
     const what = `${ref.resource}${group ? `.${group}` : ''} "${ref.name}"`;
     if (first === undefined) throw new AppError('NotFound', `${what} not found`, { name: ref.name, group, kind: ref.resource });
     throw ambiguous(what, ref, sortedByPlace(found).map((f) => f.cachedObject));
@@ -194,7 +195,8 @@ class CacheReadModel implements ReadModel {
       if (shard !== undefined && ORIGIN_FIELDS.shard(copy) !== shard) continue;
       candidates[kept++] = copy;
     }
-    candidates.length = kept;
+    // Setting an array's length is a runtime call even when it does not change.
+    if (kept < candidates.length) candidates.length = kept;
     return candidates;
   }
 

@@ -59,6 +59,8 @@ export function indexedObjects(table: ResourceTable | undefined, cluster: string
   assertIndex(table, index);
   if (table === undefined) return [];
   if (cluster !== undefined) return table.clusters.get(cluster)?.indexes.get(index)?.objects(value) ?? [];
+  // One location (the usual cache): its bucket's array is already a fresh one to hand out.
+  if (table.clusters.size === 1) return table.clusters.values().next().value?.indexes.get(index)?.objects(value) ?? [];
   const out: KubeObject[] = [];
   for (const clusterTable of table.clusters.values()) {
     const found = clusterTable.indexes.get(index)?.objects(value);

@@ -35,10 +35,11 @@ export function objectRoutes(api: FastifyInstance, ctx: FacadeContext, prefix: s
     // point read is the hottest route, and a handler that sends before returning skips a promise
     // and a microtask hop per request.
     handler: (req, reply) => {
-      const waiting = ctx.readOf(req).waitForRead(readWaitOf(req.query));
-      if (waiting === undefined) return sendFound(req, reply, ctx.readOf(req).findObject(objectRef(req.params, req.query)), ctx.json);
+      const read = ctx.readOf(req);
+      const waiting = read.waitForRead(readWaitOf(req.query));
+      if (waiting === undefined) return sendFound(req, reply, read.findObject(objectRef(req.params, req.query)), ctx.json);
       return waiting.then(() => {
-        sendFound(req, reply, ctx.readOf(req).findObject(objectRef(req.params, req.query)), ctx.json);
+        sendFound(req, reply, read.findObject(objectRef(req.params, req.query)), ctx.json);
         return reply;
       });
     },
