@@ -56,7 +56,7 @@ export async function measureSync(source: SourceProcess, measured: MeasuredProce
   await settle();
   const memoryAfter = await measured.memory();
   if (restBefore === undefined) return { sync, memoryBefore, memoryAfter };
-  return { sync, memoryBefore, memoryAfter, rest: { before: restBefore, after: await measured.memoryAtRest() } };
+  return { sync, memoryBefore, memoryAfter, rest: { before: restBefore, after: await measured.memoryAtRest({ afterBurst: true }) } };
 }
 
 /** runMemoryPhase measures the memory per copy of n objects of shape. */

@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, waitFor } from '../lib/bench-http.js';
 import { STORAGE_THREAD_HEAP_USED_METRIC } from '../../src/metrics/metric-names.js';
+import { IDLE_COLLECTION } from '../../src/storage/etcd/idle-collector.js';
 import type { SourceReply, SourceRequest } from './source-protocol.js';
 import { imageNodeFlags, imageRuntimeEnv } from './image-node-flags.js';
 
@@ -82,6 +83,9 @@ export interface Memory {
 const THREAD_HEAP_SERIES = new RegExp(`^${STORAGE_THREAD_HEAP_USED_METRIC}\\{[^}]*\\} (\\S+)$`, 'm');
 
 /** threadHeapUsed reads the client thread's heap from /metrics (0 without a thread). */
+/** THREAD_REST_MS: the storage thread collects within 1.5 idle periods of quiet (it checks twice a period). */
+const THREAD_REST_MS = 1.5 * IDLE_COLLECTION.idleMs + 2000;
+
 async function threadHeapUsed(url: string): Promise<number> {
   const text = await (await fetch(`${url}/metrics`)).text();
   return Number(THREAD_HEAP_SERIES.exec(text)?.[1] ?? 0);
@@ -124,8 +128,10 @@ export interface MeasuredProcess {
   /**
    * memoryAtRest is memory() after reduceMemory(): the state an idle process reaches by itself
    * (V8's memory reducer runs the same GC about 100 s after the last one), without the wait.
+   * afterBurst: the process has just done a burst of work; a storage client thread (etcd) gives
+   * its garbage back only after a quiet of its own (idle-collector.ts), which is waited for.
    */
-  memoryAtRest(): Promise<Memory>;
+  memoryAtRest(opts?: { readonly afterBurst?: boolean }): Promise<Memory>;
   stop(): Promise<StopReport>;
 }
 
@@ -196,7 +202,8 @@ export async function startMeasured(sourceUrl: string, opts: MeasuredOptions): P
     pid,
     readyMs,
     memory,
-    memoryAtRest: async () => {
+    memoryAtRest: async (opts = {}) => {
+      if (opts.afterBurst === true && (await threadHeapUsed(url)) > 0) await new Promise((resolve) => setTimeout(resolve, THREAD_REST_MS));
       await reduceMemory();
       return memory();
     },

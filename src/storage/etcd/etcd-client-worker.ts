@@ -10,6 +10,7 @@ import { openEtcdBackend } from './etcd-backend.js';
 import type { EtcdBackend } from './etcd-backend.js';
 import type { EtcdFence } from './etcd-fence.js';
 import { listPages } from './etcd-list.js';
+import { IDLE_COLLECTION, IdleCollector } from './idle-collector.js';
 import { Outbox, toThreadError } from './etcd-thread-protocol.js';
 import type { FromThread, ThreadFence, ThreadStart, ToThread } from './etcd-thread-protocol.js';
 
@@ -26,15 +27,21 @@ class EtcdThreadServer {
   private fencedPrefix: string | undefined;
 
   private readonly outbox: Outbox<FromThread>;
+  /** collector gives the garbage of a burst of work back once the thread is idle (idle-collector.ts). */
+  private readonly collector = new IdleCollector(IDLE_COLLECTION).start();
 
   constructor(port: MessagePort, private readonly backend: EtcdBackend) {
-    this.outbox = new Outbox((batch) => port.postMessage(batch));
+    this.outbox = new Outbox((batch) => {
+      this.collector.touch();
+      port.postMessage(batch);
+    });
     this.healthTimer = setInterval(() => this.reportHealth(), HEALTH_POLL_MS);
     this.healthTimer.unref();
     this.reportHealth();
   }
 
   receive(message: ToThread): void {
+    this.collector.touch();
     switch (message.t) {
       case 'commit':
         this.commit(message.op, message.fence, message.id);
@@ -60,6 +67,7 @@ class EtcdThreadServer {
         return;
       case 'close':
         clearInterval(this.healthTimer);
+        this.collector.stop();
         this.answer(message.id, this.backend.close().then(() => undefined));
     }
   }
