@@ -50,15 +50,15 @@ export function createHttpServer(logger: Logger, bodyLimit: number): HttpServer 
   const connections = new ConnectionTracker(fastify.server);
   // Registered before any plugin, so it runs before authentication and every route. The answer
   // waits for the listener to close: a client answered earlier would reconnect into it just then.
-  // A callback hook: an async one would cost every request a promise while serving.
-  fastify.addHook('onRequest', (_req, reply, done) => {
+  // It stays async although the other per-request hooks take a callback: as a callback hook it let
+  // a synchronous handler answer inside the HTTP parser's request event, and the system bench's
+  // point read then cost 62-65 µs of CPU per request instead of 52-54 µs.
+  fastify.addHook('onRequest', async (_req, reply) => {
     const listenerClosed = connections.listenerClosed;
-    if (listenerClosed === undefined) return done();
-    void listenerClosed.then(() => {
-      const error = new AppError('ServiceUnavailable', 'the server is shutting down; retry on another instance');
-      sendStatus(reply.header('connection', 'close'), error);
-    });
-    return undefined;
+    if (listenerClosed === undefined) return undefined;
+    await listenerClosed;
+    const error = new AppError('ServiceUnavailable', 'the server is shutting down; retry on another instance');
+    return sendStatus(reply.header('connection', 'close'), error);
   });
   // Hooks every request runs take a callback: an async hook costs each request a promise.
   fastify.addHook('onSend', (req, reply, payload, done) => {
