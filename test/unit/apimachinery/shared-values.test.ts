@@ -2,6 +2,9 @@
 // sees must not change: the same keys in the same order, the same values, everything frozen; and
 // only records that are equal as JSON and as JavaScript values are merged.
 
+import { execFileSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { GENERATION, SharedValues } from '../../../src/apimachinery/shared-values.js';
 
@@ -113,5 +116,26 @@ describe('SharedValues', () => {
     const objects = [1, 2, 3].map(() => shared.freeze(parsed({ metadata: { name: 'a', uid: 'u', resourceVersion: '1', labels: { app: 'web' } } })));
     expect(objects[2]?.metadata).not.toBe(objects[1]?.metadata);
     expect(objects[2]?.metadata.labels).toBe(objects[1]?.metadata.labels);
+  });
+
+  it('case 14: an object\'s own short strings, which JSON.parse put in V8\'s string table, are kept as copies outside it', () => {
+    // Only V8 can say whether a string is internalized: a child process with natives syntax asks it.
+    const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+    const module = pathToFileURL(new URL('../../../src/apimachinery/shared-values.ts', import.meta.url).pathname).href;
+    const script = `
+      import { SharedValues } from ${JSON.stringify(module)};
+      const internalized = new Function('s', 'return %IsInternalizedString(s)');
+      const text = '{"metadata":{"name":"web-1","uid":"u-1","resourceVersion":"1234567","labels":{"app":"web"}},"spec":{"tier":"edge"}}';
+      const own = (o) => [o.metadata.name, o.metadata.uid, o.metadata.resourceVersion].map(internalized);
+      const frozen = new SharedValues().freeze(JSON.parse(text));
+      console.log(JSON.stringify({ parsed: own(JSON.parse(text)), frozen: own(frozen), shared: [frozen.metadata.labels.app, frozen.spec.tier].map(internalized), copy: frozen }));
+    `;
+    const out = execFileSync(process.execPath, ['--allow-natives-syntax', '--import', tsx, '--input-type=module', '-e', script], { encoding: 'utf8' });
+    const seen = JSON.parse(out) as { parsed: boolean[]; frozen: boolean[]; shared: boolean[]; copy: unknown };
+    expect(seen.parsed).toEqual([true, true, true]);
+    expect(seen.frozen).toEqual([false, false, false]);
+    // Values that are not an object's own (labels, spec) may repeat across objects: V8 keeps sharing them.
+    expect(seen.shared).toEqual([true, true]);
+    expect(seen.copy).toEqual({ metadata: { name: 'web-1', uid: 'u-1', resourceVersion: '1234567', labels: { app: 'web' } }, spec: { tier: 'edge' } });
   });
 });
