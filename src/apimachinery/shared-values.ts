@@ -194,8 +194,9 @@ export class SharedValues {
 
 /**
  * uninternalized is an equal string V8 has not internalized: short concatenations and slices are
- * new sequential strings, and neither step looks the result up in the string table.
+ * new sequential strings, and neither step looks the result up in the string table (an empty
+ * string comes back as V8's one empty string).
  */
 function uninternalized(s: string): string {
-  return s === '' ? s : (' ' + s).slice(1);
+  return (' ' + s).slice(1);
 }

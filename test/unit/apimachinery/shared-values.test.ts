@@ -121,7 +121,7 @@ describe('SharedValues', () => {
   it('case 14: an object\'s own short strings, which JSON.parse put in V8\'s string table, are kept as copies outside it', () => {
     // Only V8 can say whether a string is internalized: a child process with natives syntax asks it.
     const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
-    const module = pathToFileURL(new URL('../../../src/apimachinery/shared-values.ts', import.meta.url).pathname).href;
+    const module = new URL('../../../src/apimachinery/shared-values.ts', import.meta.url).href;
     const script = `
       import { SharedValues } from ${JSON.stringify(module)};
       const internalized = new Function('s', 'return %IsInternalizedString(s)');
