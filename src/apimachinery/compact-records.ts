@@ -17,9 +17,20 @@ const MAX_SHAPES = 1024;
 
 type AnyRecord = Record<string, unknown>;
 
+/** Shape is one list of keys and the template built for it. */
+interface Shape {
+  readonly keys: readonly string[];
+  readonly template: AnyRecord;
+}
+
 /** CompactRecords rebuilds records with every property inside the object, one template per list of keys. */
 export class CompactRecords {
-  readonly #templates = new Map<string, AnyRecord>();
+  /**
+   * Shapes by their first key, compared key by key: every stored write compacts a few records, and
+   * joining the keys into one lookup string was a kilobyte of garbage per replicated copy.
+   */
+  readonly #shapes = new Map<string, Shape[]>();
+  #size = 0;
 
   /**
    * compact returns a record with the same own keys, in the same order, and the same values
@@ -36,14 +47,42 @@ export class CompactRecords {
   }
 
   #templateOf(keys: readonly string[]): AnyRecord | undefined {
-    const signature = keys.join('\u0000');
-    const known = this.#templates.get(signature);
-    if (known !== undefined || this.#templates.size >= MAX_SHAPES) return known;
+    const first = keys[0] ?? '';
+    const shapes = this.#shapes.get(first);
+    const known = shapes === undefined ? undefined : foundShape(shapes, keys);
+    if (known !== undefined) return known.template;
+    if (this.#size >= MAX_SHAPES) return undefined;
     // '__proto__' would be the prototype, not a key, when compact writes it; index-like keys are
     // elements, kept apart from properties anyway.
     if (keys.some((key) => key === '__proto__' || /^\d/.test(key))) return undefined;
     const template = JSON.parse(JSON.stringify(Object.fromEntries(keys.map((key) => [key, null])))) as AnyRecord;
-    this.#templates.set(signature, template);
+    const shape = { keys, template };
+    if (shapes === undefined) this.#shapes.set(first, [shape]);
+    else shapes.push(shape);
+    this.#size++;
     return template;
   }
+}
+
+/**
+ * foundShape finds the shape of keys among shapes that share their first key, and moves it to the
+ * front: the records of one kind of object come in a handful of shapes, which stay first.
+ */
+function foundShape(shapes: Shape[], keys: readonly string[]): Shape | undefined {
+  for (let i = 0; i < shapes.length; i++) {
+    const shape = shapes[i] as Shape;
+    if (!sameKeys(shape.keys, keys)) continue;
+    if (i > 0) {
+      shapes.splice(i, 1);
+      shapes.unshift(shape);
+    }
+    return shape;
+  }
+  return undefined;
+}
+
+function sameKeys(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }

@@ -3,7 +3,7 @@
 
 import type { GroupVersionResource } from '../apimachinery/gvr.js';
 import { cacheLocation } from '../cachedobjects/cache-location.js';
-import { BY_SOURCE_CLUSTER_AND_SCHEMA, CACHED_OBJECT_INDEXES, sourceClusterAndSchemaKey } from '../cachedobjects/cached-object-indexes.js';
+import { BY_SOURCE_CLUSTER_AND_SCHEMA, cachedObjectIndexes, sourceClusterAndSchemaKey } from '../cachedobjects/cached-object-indexes.js';
 import { CACHED_OBJECTS_GROUP, CACHED_OBJECTS_RESOURCE } from '../cachedobjects/cached-object-resource.js';
 import type { CopyPurger } from '../controllers/clustercachedresources/ccr-deps.js';
 import { MemoryStore } from '../store/memory-store.js';
@@ -15,7 +15,7 @@ import type { ListOptions, ResourceStore, Scope } from '../store/store.js';
  */
 export function createCacheStore(eventWindow: number, eventWindowBytes?: number): MemoryStore {
   const store = new MemoryStore(eventWindowBytes === undefined ? { eventWindow } : { eventWindow, eventWindowBytes });
-  for (const index of CACHED_OBJECT_INDEXES) store.addIndex(CACHED_OBJECTS_GROUP, CACHED_OBJECTS_RESOURCE, index.name, index.fn);
+  for (const index of cachedObjectIndexes()) store.addIndex(CACHED_OBJECTS_GROUP, CACHED_OBJECTS_RESOURCE, index.name, index.fn);
   return store;
 }
 

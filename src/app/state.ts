@@ -4,7 +4,7 @@
 
 import type { Logger } from 'pino';
 import type { Config } from '../config/config.js';
-import { CACHED_OBJECT_INDEXES } from '../cachedobjects/cached-object-indexes.js';
+import { cachedObjectIndexes } from '../cachedobjects/cached-object-indexes.js';
 import { CACHED_OBJECTS_GROUP, CACHED_OBJECTS_RESOURCE } from '../cachedobjects/cached-object-resource.js';
 import type { ObservedThreadHeap } from '../metrics/storage-thread-gauges.js';
 import type { Backend, BackendHealth } from '../storage/backend.js';
@@ -56,7 +56,7 @@ export async function openState(config: Config, log: Logger): Promise<AppState> 
     const onFeedError = (err: unknown) => log.error({ err }, 'the backend feed could not list again');
     const common = { backend, eventWindow, eventWindowBytes, onSkipped, onFeedError };
     feeds.push(await openDurableStore({ ...common, space: SOURCE_SPACE }));
-    const indexes = CACHED_OBJECT_INDEXES.map((index) => ({ group: CACHED_OBJECTS_GROUP, resource: CACHED_OBJECTS_RESOURCE, name: index.name, fn: index.fn }));
+    const indexes = cachedObjectIndexes().map((index) => ({ group: CACHED_OBJECTS_GROUP, resource: CACHED_OBJECTS_RESOURCE, name: index.name, fn: index.fn }));
     feeds.push(await openDurableStore({ ...common, space: CACHE_SPACE, indexes }));
   } catch (err) {
     await Promise.all(feeds.map((feed) => feed.stop()));

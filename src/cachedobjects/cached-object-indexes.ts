@@ -10,7 +10,7 @@ import type { IndexFunc } from '../store/store.js';
 import { cacheLocation } from './cache-location.js';
 import { IDENTITY_HASH_ANNOTATION } from './cached-object-annotations.js';
 import { ORIGIN_FIELDS, hasOrigin } from './cached-object-origin.js';
-import type { OriginField } from './cached-object-origin.js';
+import { LastKey } from './last-key.js';
 import { BY_LABEL, BY_LOCATION_PART, BY_NAMESPACE, byLabel, byLocationPart, byNamespace } from './cached-object-label-index.js';
 
 /** SchemaRef is a GVR or its schema string `<version>.<resource>.<group>`. */
@@ -34,8 +34,12 @@ export function gvrAndLogicalClusterKey(gvr: SchemaRef, cluster: string): string
   return `${schemaText(gvr)}|${cluster}`;
 }
 
-const byGvrAndLogicalCluster: IndexFunc = (obj) =>
-  keyOf(obj, (o) => (o('cluster') ? gvrAndLogicalClusterKey(o('schema'), o('cluster')) : undefined));
+function byGvrAndLogicalCluster(last: LastKey): IndexFunc {
+  return (obj) => {
+    const cluster = hasOrigin(obj) ? ORIGIN_FIELDS.cluster(obj) : '';
+    return cluster === '' ? NONE : last.of(ORIGIN_FIELDS.schema(obj), cluster, '', gvrAndLogicalClusterKey);
+  };
+}
 
 /** BY_IDENTITY_AND_GROUP_RESOURCE indexes by `<identityHash>|<resource>.<group>` (kcp's name); no identity → not indexed. */
 export const BY_IDENTITY_AND_GROUP_RESOURCE = 'kcp-byIdentityAndGroupResource';
@@ -45,11 +49,14 @@ export function identityAndGroupResourceKey(identityHash: string, gr: GroupResou
   return `${identityHash}|${groupResourceKey(gr)}`;
 }
 
-const byIdentityAndGroupResource: IndexFunc = (obj) =>
-  keyOf(obj, (o) => {
+function byIdentityAndGroupResource(last: LastKey): IndexFunc {
+  return (obj) => {
     const identityHash = obj.metadata.annotations?.[IDENTITY_HASH_ANNOTATION];
-    return identityHash && o('resource') ? identityAndGroupResourceKey(identityHash, { group: o('group'), resource: o('resource') }) : undefined;
-  });
+    const resource = hasOrigin(obj) ? ORIGIN_FIELDS.resource(obj) : '';
+    if (!identityHash || resource === '') return NONE;
+    return last.of(identityHash, ORIGIN_FIELDS.group(obj), resource, (hash, group, res) => identityAndGroupResourceKey(hash, { group, resource: res }));
+  };
+}
 
 /** BY_GROUP_RESOURCE indexes by `<resource>.<group>` (kcp's name). */
 export const BY_GROUP_RESOURCE = 'kcp-byGroupResource';
@@ -59,8 +66,12 @@ export function groupResourceIndexKey(gr: GroupResource): string {
   return groupResourceKey(gr);
 }
 
-const byGroupResource: IndexFunc = (obj) =>
-  keyOf(obj, (o) => (o('resource') ? groupResourceIndexKey({ group: o('group'), resource: o('resource') }) : undefined));
+function byGroupResource(last: LastKey): IndexFunc {
+  return (obj) => {
+    const resource = hasOrigin(obj) ? ORIGIN_FIELDS.resource(obj) : '';
+    return resource === '' ? NONE : last.of(ORIGIN_FIELDS.group(obj), resource, '', (group, res) => groupResourceIndexKey({ group, resource: res }));
+  };
+}
 
 /** BY_SCHEMA indexes by `<schema>`. */
 export const BY_SCHEMA = 'cachegate-bySchema';
@@ -70,7 +81,9 @@ export function schemaIndexKey(schema: SchemaRef): string {
   return schemaText(schema);
 }
 
-const bySchema: IndexFunc = (obj) => keyOf(obj, (o) => schemaIndexKey(o('schema')));
+function bySchema(last: LastKey): IndexFunc {
+  return (obj) => (hasOrigin(obj) ? last.of(ORIGIN_FIELDS.schema(obj), '', '', schemaIndexKey) : NONE);
+}
 
 /**
  * BY_SCHEMA_AND_NAME indexes by `<schema>.<namespace>.<name>` (`<schema>.<name>` for a
@@ -137,31 +150,43 @@ export function sourceClusterAndSchemaKey(shard: string, cluster: string, schema
   return `${shard}|${cluster}|${schemaText(schema)}`;
 }
 
-const bySourceClusterAndSchema: IndexFunc = (obj) =>
-  keyOf(obj, (o) => (o('shard') && o('cluster') ? sourceClusterAndSchemaKey(o('shard'), o('cluster'), o('schema')) : undefined));
+function bySourceClusterAndSchema(last: LastKey): IndexFunc {
+  return (obj) => {
+    if (!hasOrigin(obj)) return NONE;
+    const [shard, cluster] = [ORIGIN_FIELDS.shard(obj), ORIGIN_FIELDS.cluster(obj)];
+    return shard === '' || cluster === '' ? NONE : last.of(shard, cluster, ORIGIN_FIELDS.schema(obj), sourceClusterAndSchemaKey);
+  };
+}
 
-/** CACHED_OBJECT_INDEXES lists every CachedObject index, to register on the cache store. */
-export const CACHED_OBJECT_INDEXES: ReadonlyArray<{ readonly name: string; readonly fn: IndexFunc }> = Object.freeze([
-  { name: BY_GVR_AND_LOGICAL_CLUSTER, fn: byGvrAndLogicalCluster },
-  { name: BY_IDENTITY_AND_GROUP_RESOURCE, fn: byIdentityAndGroupResource },
-  { name: BY_GROUP_RESOURCE, fn: byGroupResource },
-  { name: BY_SCHEMA, fn: bySchema },
-  { name: BY_SCHEMA_AND_NAME, fn: bySchemaAndName },
-  { name: BY_SOURCE_CLUSTER_AND_SCHEMA, fn: bySourceClusterAndSchema },
-  { name: BY_LABEL, fn: byLabel },
-  { name: BY_NAMESPACE, fn: byNamespace },
-  { name: BY_LOCATION_PART, fn: byLocationPart },
-]);
+/** CachedObjectIndex is one index to register on the cache store. */
+export interface CachedObjectIndex {
+  readonly name: string;
+  readonly fn: IndexFunc;
+}
+
+/**
+ * cachedObjectIndexes lists every CachedObject index, to register on one cache store. Each call
+ * gives functions of their own: the keys they remember (LastKey) belong to one store.
+ */
+export function cachedObjectIndexes(): readonly CachedObjectIndex[] {
+  return [
+    { name: BY_GVR_AND_LOGICAL_CLUSTER, fn: byGvrAndLogicalCluster(new LastKey()) },
+    { name: BY_IDENTITY_AND_GROUP_RESOURCE, fn: byIdentityAndGroupResource(new LastKey()) },
+    { name: BY_GROUP_RESOURCE, fn: byGroupResource(new LastKey()) },
+    { name: BY_SCHEMA, fn: bySchema(new LastKey()) },
+    { name: BY_SCHEMA_AND_NAME, fn: bySchemaAndName },
+    { name: BY_SOURCE_CLUSTER_AND_SCHEMA, fn: bySourceClusterAndSchema(new LastKey()) },
+    { name: BY_LABEL, fn: byLabel },
+    { name: BY_NAMESPACE, fn: byNamespace },
+    { name: BY_LOCATION_PART, fn: byLocationPart },
+  ];
+}
 
 // An object that is not a CachedObject, or lacks a part its key needs, is left out of the index
-// rather than filed under a key with an empty part that could collide with a real one.
+// (NONE) rather than filed under a key with an empty part that could collide with a real one.
 // Each index reads only the origin fields its key needs (ORIGIN_FIELDS), not the whole origin:
 // every cache write runs every index function.
-function keyOf(obj: KubeObject, build: (field: (name: OriginField) => string) => string | undefined): readonly string[] {
-  if (!hasOrigin(obj)) return [];
-  const key = build((name) => ORIGIN_FIELDS[name](obj));
-  return key === undefined ? [] : [key];
-}
+const NONE: readonly string[] = Object.freeze([]);
 
 function schemaText(schema: SchemaRef): string {
   return typeof schema === 'string' ? schema : schemaOf(schema);

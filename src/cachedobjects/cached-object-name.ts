@@ -29,11 +29,23 @@ export function cachedObjectName(
   name: string,
   isTaken: NameTakenCheck = NEVER_TAKEN,
 ): string {
+  // The name is kept as long as the copy lives: store it flat (see flat-string.ts).
+  return flatString(chosenName(gvr, namespace, name, isTaken));
+}
+
+/**
+ * cachedObjectNameToFind is the name cachedObjectName gives (nothing taken), for a lookup or a
+ * comparison: not copied flat, since nothing keeps it (a sync asks for it several times per copy).
+ */
+export function cachedObjectNameToFind(gvr: GroupVersionResource, namespace: string, name: string): string {
+  return chosenName(gvr, namespace, name, NEVER_TAKEN);
+}
+
+function chosenName(gvr: GroupVersionResource, namespace: string, name: string, isTaken: NameTakenCheck): string {
   const readable = namespace === '' ? `${schemaOf(gvr)}.${name}` : `${schemaOf(gvr)}.${namespace}.${name}`;
   // The subdomain check covers the 253 limit and also names some resources allow (e.g. RBAC's
   // `system:foo`) that would not make a valid CachedObject name.
-  // The name is kept as long as the copy lives: store it flat (see flat-string.ts).
-  if (isDNS1123Subdomain(readable).length === 0 && !isTaken(readable)) return flatString(readable);
+  if (isDNS1123Subdomain(readable).length === 0 && !isTaken(readable)) return readable;
   const hashed = hashedName(gvr, namespace, name);
   if (isDNS1123Subdomain(hashed).length > 0) {
     throw new AppError('InternalError', `cannot name the cached copy of ${schemaOf(gvr)} ${namespace}/${name}: ${hashed} is not a valid name`);
@@ -41,7 +53,7 @@ export function cachedObjectName(
   if (isTaken(hashed)) {
     throw new AppError('InternalError', `cannot name the cached copy of ${schemaOf(gvr)} ${namespace}/${name}: ${hashed} is taken`);
   }
-  return flatString(hashed);
+  return hashed;
 }
 
 /**

@@ -3,7 +3,7 @@
 // origin only when the labels and the name agree.
 
 import type { KubeObject } from '../apimachinery/object-meta.js';
-import { cachedObjectName, hashedName } from './cached-object-name.js';
+import { cachedObjectNameToFind, hashedName } from './cached-object-name.js';
 import type { CachedObjectOrigin } from './cached-object-origin.js';
 import { cachedObjectOrigin } from './cached-object-origin.js';
 
@@ -12,6 +12,6 @@ export function trustedOrigin(co: KubeObject): CachedObjectOrigin | undefined {
   const origin = cachedObjectOrigin(co);
   if (origin === undefined) return undefined;
   const name = co.metadata.name;
-  if (name === cachedObjectName(origin.gvr, origin.namespace, origin.name)) return origin;
+  if (name === cachedObjectNameToFind(origin.gvr, origin.namespace, origin.name)) return origin;
   return name === hashedName(origin.gvr, origin.namespace, origin.name) ? origin : undefined;
 }

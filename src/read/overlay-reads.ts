@@ -23,7 +23,7 @@
 import { groupFromName } from '../apimachinery/gvr.js';
 import type { GroupVersionResource } from '../apimachinery/gvr.js';
 import type { KubeObject } from '../apimachinery/object-meta.js';
-import { cachedObjectName } from '../cachedobjects/cached-object-name.js';
+import { cachedObjectNameToFind } from '../cachedobjects/cached-object-name.js';
 import { cachedObjectOrigin } from '../cachedobjects/cached-object-origin.js';
 import { unwrapCachedObject } from '../cachedobjects/wrap-cached-object.js';
 import { compareResourceVersions, isNumericResourceVersion } from '../apimachinery/resource-version.js';
@@ -155,7 +155,7 @@ export function overlayCachedObjects(
     for (const entry of reads.overlay.entriesIn(scope)) {
       if (entry.deleted || entry.object === undefined || seen.has(overlayKeyString(entry.key))) continue;
       const gvr: GroupVersionResource = { group: scope.group, version: versionOf(entry.object), resource: scope.resource };
-      if (cachedObjectName(gvr, entry.key.namespace, entry.key.name) !== name) continue;
+      if (cachedObjectNameToFind(gvr, entry.key.namespace, entry.key.name) !== name) continue;
       const resolved = reads.overlay.resolve(entry.key, undefined);
       if (resolved.source === 'overlay' && resolved.object !== undefined) {
         answered.push(synthesizeCachedObject(resolved.object, { shard: scope.shard, cluster: scope.cluster, gvr }));

@@ -5,9 +5,8 @@
 // checked write is committed there first and reaches the cache through the backend's change feed,
 // with the backend's revision as resourceVersion; reads never wait on the backend.
 
-import { randomUUID } from 'node:crypto';
 import { AppError } from '../errors.js';
-import { flatString } from '../apimachinery/flat-string.js';
+import { UidSource } from '../apimachinery/uid-source.js';
 import { deepFreezeMeasured } from '../apimachinery/object-bytes.js';
 import type { KubeObject, ObjectMeta } from '../apimachinery/object-meta.js';
 import { byNamespaceAndName, collectObjects, collectUnsorted, indexedObjects, listFingerprint } from './list-query.js';
@@ -50,6 +49,7 @@ export class MemoryStore implements S.ResourceStore, S.IndexReader {
   private readonly stamps: SecondStamps;
   /** records lays stored metadata out compactly (see compact-records.ts): it lives as long as its object. */
   private readonly records = new CompactRecords();
+  private readonly uids = new UidSource();
 
   constructor(opts: MemoryStoreOptions = {}) {
     this.cache = opts.cache ?? new WatchCache(opts);
@@ -70,7 +70,7 @@ export class MemoryStore implements S.ResourceStore, S.IndexReader {
       const meta: ObjectMeta = obj.metadata ?? {};
       const namespace = meta.namespace ?? '';
       const name = pickName(this.table.cluster(ref), ref, namespace, meta, this.randomSuffix);
-      const stamp = { name, namespace, uid: flatString(randomUUID()), resourceVersion: String(this.rv + 1), creationTimestamp: this.stamps.stamp() };
+      const stamp = { name, namespace, uid: this.uids.next(), resourceVersion: String(this.rv + 1), creationTimestamp: this.stamps.stamp() };
       const created = rules.createdObject(obj, stamp, opts.statusSubresource === true, this.records);
       const bytes = deepFreezeMeasured(created);
       if (opts.dryRun === true) return created;

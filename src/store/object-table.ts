@@ -15,12 +15,20 @@ export class ClusterTable implements TableMembers {
   /** namespaces: a namespace can hold a million names, so its map is chunked (see chunked-map.ts); lists sort names. */
   readonly namespaces = new Map<string, ChunkedMap<KubeObject>>();
   readonly indexes = new Map<string, IndexBuckets>();
+  /** indexList: the values of indexes, for the loops every write runs (a Map's iterator allocates a result per step). */
+  indexList: readonly IndexBuckets[] = [];
   count = 0;
 
   constructor(cluster: string, resource: ResourceTable) {
     this.cluster = cluster;
     this.resource = resource;
-    for (const [name, fn] of resource.indexFns) this.indexes.set(name, new IndexBuckets(fn, this));
+    for (const [name, fn] of resource.indexFns) this.setIndex(name, new IndexBuckets(fn, this));
+  }
+
+  /** setIndex registers (or replaces) the index called name. */
+  setIndex(name: string, index: IndexBuckets): void {
+    this.indexes.set(name, index);
+    this.indexList = [...this.indexes.values()];
   }
 
   /** size is the number of objects held (the members an index's complement buckets are taken from). */
@@ -99,14 +107,16 @@ export class ObjectTable {
 
   /** put stores next in place of prev (undefined for a create) and moves its index entries. */
   put(table: ClusterTable, next: KubeObject, prev: KubeObject | undefined): void {
-    const indexValues = [...table.indexes.values()].map((index) => index.fn(next));
+    // Every index function runs before anything changes: one that throws leaves the table as it was.
+    const indexes = table.indexList;
+    const indexValues: (readonly string[])[] = new Array<readonly string[]>(indexes.length);
+    for (let i = 0; i < indexes.length; i++) indexValues[i] = (indexes[i] as IndexBuckets).fn(next);
     this.namesOf(table, next.metadata.namespace ?? '').set(next.metadata.name ?? '', next);
     if (prev === undefined) {
       table.count++;
       table.resource.count++;
     }
-    let i = 0;
-    for (const index of table.indexes.values()) index.update(prev, next, indexValues[i++] ?? []);
+    for (let i = 0; i < indexes.length; i++) (indexes[i] as IndexBuckets).update(prev, next, indexValues[i] ?? []);
   }
 
   /**
@@ -165,7 +175,7 @@ export class ObjectTable {
     if (!this.unlink(table, prev)) return;
     table.count--;
     table.resource.count--;
-    for (const index of table.indexes.values()) index.update(prev, undefined, []);
+    for (const index of table.indexList) index.update(prev, undefined, []);
     if (table.count === 0) table.resource.clusters.delete(table.cluster);
   }
 
@@ -178,7 +188,7 @@ export class ObjectTable {
       const objects: KubeObject[] = [];
       cluster.forEach((obj) => objects.push(obj));
       index.addGathered(index.gather(objects), objects);
-      cluster.indexes.set(name, index);
+      cluster.setIndex(name, index);
     }
   }
 

@@ -146,6 +146,8 @@ export type IndexFunc = (obj: KubeObject) => readonly string[];
  * no promise, no sorting, no paging state.
  */
 export interface IndexReader {
+  /** peek is the synchronous lookup of one object in what this process holds (its watch cache): the object or undefined. */
+  peek(key: ObjectKey): KubeObject | undefined;
   /** indexed returns the objects under one value of a registered index, in one cluster or in all, unordered, as a fresh array the caller may change. */
   indexed(scope: Pick<Scope, 'cluster' | 'group' | 'resource'>, index: string, value: string): KubeObject[];
 }

@@ -5,7 +5,8 @@ import { isAppError } from '../../errors.js';
 import type { KubeObject } from '../../apimachinery/object-meta.js';
 import { schemaOf } from '../../apimachinery/gvr.js';
 import { cacheLocation } from '../../cachedobjects/cache-location.js';
-import { cachedObjectName, hashedName } from '../../cachedobjects/cached-object-name.js';
+import { cachedObjectNameToFind, hashedName } from '../../cachedobjects/cached-object-name.js';
+import { flatString } from '../../apimachinery/flat-string.js';
 import { ORIGIN_FIELDS, hasOrigin } from '../../cachedobjects/cached-object-origin.js';
 import { trustedOrigin } from '../../cachedobjects/trusted-origin.js';
 import { originalCopyQuery } from '../../cachedobjects/cached-object-indexes.js';
@@ -46,7 +47,7 @@ export class CopyStore {
    * intact copies; a copy whose labels were tampered with is found under a name it can have: the
    * readable one, or the hashed one (used when another original held the readable name).
    */
-  async find(namespace: string, name: string): Promise<KubeObject | undefined> {
+  find(namespace: string, name: string): KubeObject | undefined {
     const query = originalCopyQuery({ shard: this.#spec.shard, cluster: this.#spec.cluster, schema: this.#schema, namespace, name });
     // The synchronous index read: this runs for every source object, and a list's page, sort and
     // promise were the largest allocation of a sync after the parsed source lists.
@@ -55,16 +56,19 @@ export class CopyStore {
     if (candidates.length > 1) candidates.sort((a, b) => compareStrings(a.metadata.name ?? '', b.metadata.name ?? ''));
     const indexed = candidates.find(query.matches);
     if (indexed !== undefined) return indexed;
-    for (const candidate of [cachedObjectName(this.#spec.gvr, namespace, name), hashedName(this.#spec.gvr, namespace, name)]) {
-      const holder = await this.#cache.lookup(this.#keyOf(candidate));
-      if (holder !== undefined && this.#mayBeCopyOf(holder, namespace, name)) return holder;
-    }
-    return undefined;
+    const readable = this.#holderOf(cachedObjectNameToFind(this.#spec.gvr, namespace, name), namespace, name);
+    // The hashed name (a SHA-256) is only worked out when the readable name holds no copy of this original.
+    return readable ?? this.#holderOf(hashedName(this.#spec.gvr, namespace, name), namespace, name);
+  }
+
+  #holderOf(candidate: string, namespace: string, name: string): KubeObject | undefined {
+    const holder = this.#cache.peek(this.#keyOf(candidate));
+    return holder !== undefined && this.#mayBeCopyOf(holder, namespace, name) ? holder : undefined;
   }
 
   /** desired is the copy a source object should have; an existing copy keeps its name. */
-  async desired(original: KubeObject, existing: KubeObject | undefined): Promise<KubeObject> {
-    const name = existing?.metadata.name ?? (await this.#freeName(original));
+  desired(original: KubeObject, existing: KubeObject | undefined): KubeObject {
+    const name = existing?.metadata.name ?? this.#freeName(original);
     return wrapCachedObject({
       original,
       gvr: this.#spec.gvr,
@@ -106,13 +110,14 @@ export class CopyStore {
   }
 
   /** freeName is the readable name unless another original holds it; then the hashed one. */
-  async #freeName(original: KubeObject): Promise<string> {
+  #freeName(original: KubeObject): string {
     const namespace = original.metadata.namespace ?? '';
     const name = original.metadata.name ?? '';
-    const readable = cachedObjectName(this.#spec.gvr, namespace, name);
-    const holder = await this.#cache.lookup(this.#keyOf(readable));
-    if (holder === undefined || this.#mayBeCopyOf(holder, namespace, name)) return readable;
-    return hashedName(this.#spec.gvr, namespace, name);
+    const readable = cachedObjectNameToFind(this.#spec.gvr, namespace, name);
+    const holder = this.#cache.peek(this.#keyOf(readable));
+    // The name is kept as long as the copy lives: stored flat (see flat-string.ts).
+    if (holder === undefined || this.#mayBeCopyOf(holder, namespace, name)) return flatString(readable);
+    return flatString(hashedName(this.#spec.gvr, namespace, name));
   }
 
   /**

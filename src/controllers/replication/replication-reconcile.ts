@@ -15,10 +15,11 @@ import type { LabelSelector } from '../../apimachinery/selector.js';
 /** ReplicationDeps are the closures a reconcile reads and writes through; writes name the source object they are for. */
 export interface ReplicationDeps {
   readonly getSource: (namespace: string, name: string) => KubeObject | undefined;
-  readonly getCopy: (namespace: string, name: string) => Promise<KubeObject | undefined>;
+  /** getCopy reads what this process holds, synchronously: a reconcile awaits only its write. */
+  readonly getCopy: (namespace: string, name: string) => KubeObject | undefined;
   readonly selector: () => LabelSelector;
   /** desiredCopy wraps a source object; existing is the current copy, whose name it keeps. */
-  readonly desiredCopy: (source: KubeObject, existing: KubeObject | undefined) => Promise<KubeObject>;
+  readonly desiredCopy: (source: KubeObject, existing: KubeObject | undefined) => KubeObject;
   readonly isUpToDate: (existing: KubeObject, desired: KubeObject) => boolean;
   readonly createCopy: (copy: KubeObject, namespace: string, name: string) => Promise<void>;
   readonly updateCopy: (copy: KubeObject, existing: KubeObject, namespace: string, name: string) => Promise<void>;
@@ -31,13 +32,13 @@ export type ReplicationOutcome = 'deleted' | 'absent' | 'unchanged' | 'created' 
 /** reconcileReplication makes the copy of source object namespace/name match it. */
 export async function reconcileReplication(deps: ReplicationDeps, namespace: string, name: string): Promise<ReplicationOutcome> {
   const source = deps.getSource(namespace, name);
-  const copy = await deps.getCopy(namespace, name);
+  const copy = deps.getCopy(namespace, name);
   if (!shouldReplicate(source, deps.selector())) {
     if (copy === undefined) return 'absent';
     await deps.deleteCopy(copy, namespace, name);
     return 'deleted';
   }
-  const desired = await deps.desiredCopy(source, copy);
+  const desired = deps.desiredCopy(source, copy);
   if (copy === undefined) {
     await deps.createCopy(desired, namespace, name);
     return 'created';

@@ -45,6 +45,22 @@ describe('CompactRecords', () => {
     expect(Object.keys(two)).toEqual(['v', 'w', 'x', 'y', 'z']);
   });
 
+  it('case 9b: shapes that share their first keys stay apart, in any order', () => {
+    const records = new CompactRecords();
+    const shapes = [
+      { a: 1, b: 2, c: 3, d: 4, e: 5 },
+      { a: 1, b: 2, c: 3, d: 4, f: 5 },
+      { a: 1, b: 2, c: 3, d: 4, e: 5, f: 6 },
+    ];
+    for (let round = 0; round < 3; round++) {
+      for (const record of round % 2 === 0 ? shapes : [...shapes].reverse()) {
+        const out = records.compact(record);
+        expect(Object.keys(out)).toEqual(Object.keys(record));
+        expect(out).toEqual(record);
+      }
+    }
+  });
+
   it('case 9: past its bound of templates it still returns equal records', () => {
     const records = new CompactRecords();
     for (let i = 0; i < 1100; i++) {

@@ -6,7 +6,7 @@ import {
   BY_SCHEMA,
   BY_SCHEMA_AND_NAME,
   BY_SOURCE_CLUSTER_AND_SCHEMA,
-  CACHED_OBJECT_INDEXES,
+  cachedObjectIndexes,
   groupResourceIndexKey,
   gvrAndLogicalClusterKey,
   identityAndGroupResourceKey,
@@ -34,8 +34,8 @@ function cached(gvr: GroupVersionResource, namespace: string, name: string, iden
   return wrapCachedObject({ original, gvr, shard: 'shard-1', cluster: 'root:org', identityHash, name: 'irrelevant' });
 }
 
-function keys(obj: KubeObject): Record<string, readonly string[]> {
-  return Object.fromEntries(CACHED_OBJECT_INDEXES.map(({ name, fn }) => [name, fn(obj)]));
+function keys(obj: KubeObject, indexes = cachedObjectIndexes()): Record<string, readonly string[]> {
+  return Object.fromEntries(indexes.map(({ name, fn }) => [name, fn(obj)]));
 }
 
 describe('CachedObject index keys', () => {
@@ -103,12 +103,23 @@ describe('CachedObject index keys', () => {
     {
       name: 'not a CachedObject → in no index',
       obj: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x', namespace: 'y' } } as KubeObject,
-      want: Object.fromEntries(CACHED_OBJECT_INDEXES.map(({ name }) => [name, []])),
+      want: Object.fromEntries(cachedObjectIndexes().map(({ name }) => [name, []])),
     },
   ]);
 
   it.each(cases)('case $n: $name', ({ obj, want }) => {
     expect(keys(obj)).toEqual(want);
+  });
+
+  it(`case ${cases.length + 1}: one set of index functions keeps giving each object its own keys, whatever came before`, () => {
+    // A store runs one set for every write; the keys it remembers from the last write must not leak into the next.
+    const indexes = cachedObjectIndexes();
+    const sequence = [...cases, ...[...cases].reverse(), ...cases];
+    for (const { obj, want } of sequence) expect(keys(obj, indexes)).toEqual(want);
+    const otherShard = wrapCachedObject({ original: { metadata: { name: 'a', uid: 'u', resourceVersion: '1' } }, gvr: INSTANCES, shard: 'shard-2', cluster: 'root:org', identityHash: 'other', name: 'n' });
+    expect(keys(otherShard, indexes)[BY_SOURCE_CLUSTER_AND_SCHEMA]).toEqual(['shard-2|root:org|v1alpha1.instances.machines.svm.io']);
+    expect(keys(otherShard, indexes)[BY_IDENTITY_AND_GROUP_RESOURCE]).toEqual(['other|instances.machines.svm.io']);
+    expect(keys(cached(INSTANCES, '', 'b'), indexes)[BY_SOURCE_CLUSTER_AND_SCHEMA]).toEqual(['shard-1|root:org|v1alpha1.instances.machines.svm.io']);
   });
 });
 
@@ -166,7 +177,7 @@ describe('CachedObject index key builders match the index functions', () => {
   });
 
   it('case 5: index names are unique', () => {
-    expect(new Set(CACHED_OBJECT_INDEXES.map(({ name }) => name)).size).toBe(CACHED_OBJECT_INDEXES.length);
+    expect(new Set(cachedObjectIndexes().map(({ name }) => name)).size).toBe(cachedObjectIndexes().length);
   });
 });
 

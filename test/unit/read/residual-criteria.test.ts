@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { wrapCachedObject } from '../../../src/cachedobjects/wrap-cached-object.js';
 import type { KubeObject } from '../../../src/apimachinery/object-meta.js';
 import { planFilter } from '../../../src/read/filter-plan.js';
-import { BY_SCHEMA_AND_NAME, CACHED_OBJECT_INDEXES } from '../../../src/cachedobjects/cached-object-indexes.js';
+import { BY_SCHEMA_AND_NAME, cachedObjectIndexes } from '../../../src/cachedobjects/cached-object-indexes.js';
 import type { CachedObjectFilter } from '../../../src/read/read-model.js';
 
 const GVR = { group: 'example.com', version: 'v1', resource: 'widgets' };
@@ -13,7 +13,7 @@ function copy(shard: string, cluster: string, namespace: string, name: string, g
 }
 
 function indexValues(obj: KubeObject): readonly string[] {
-  return CACHED_OBJECT_INDEXES.find(({ name }) => name === BY_SCHEMA_AND_NAME)?.fn(obj) ?? [];
+  return cachedObjectIndexes().find(({ name }) => name === BY_SCHEMA_AND_NAME)?.fn(obj) ?? [];
 }
 
 const SAMPLES: readonly KubeObject[] = [

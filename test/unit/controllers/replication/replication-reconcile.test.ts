@@ -82,9 +82,9 @@ class World {
   deps(): ReplicationDeps {
     return {
       getSource: (ns, name) => this.sources.get(`${ns}/${name}`),
-      getCopy: async (ns, name) => this.copies.get(`${ns}/${name}`),
+      getCopy: (ns, name) => this.copies.get(`${ns}/${name}`),
       selector: () => this.selector,
-      desiredCopy: async (source, existing) => copyOf(source, existing?.metadata.name),
+      desiredCopy: (source, existing) => copyOf(source, existing?.metadata.name),
       isUpToDate: (existing, desired) => isCachedObjectUpToDate(existing, desired),
       createCopy: async (copy) => {
         this.writes.push({ op: 'create', copy });
