@@ -115,7 +115,9 @@ export function isCopyOf(copy: KubeObject, schema: string, name: string, namespa
 // gvr+name that leaves the namespace out is one bucket read.
 const bySchemaAndName: IndexFunc = (obj) => {
   if (!hasOrigin(obj)) return [];
-  const [schema, namespace, name] = [ORIGIN_FIELDS.schema(obj), ORIGIN_FIELDS.namespace(obj), ORIGIN_FIELDS.name(obj)];
+  const schema = ORIGIN_FIELDS.schema(obj);
+  const namespace = ORIGIN_FIELDS.namespace(obj);
+  const name = ORIGIN_FIELDS.name(obj);
   const exact = schemaAndNameKey(schema, namespace, name);
   return namespace === '' ? [exact] : [exact, schemaAndNameKey(schema, '', name)];
 };
@@ -153,7 +155,8 @@ export function sourceClusterAndSchemaKey(shard: string, cluster: string, schema
 function bySourceClusterAndSchema(last: LastKey): IndexFunc {
   return (obj) => {
     if (!hasOrigin(obj)) return NONE;
-    const [shard, cluster] = [ORIGIN_FIELDS.shard(obj), ORIGIN_FIELDS.cluster(obj)];
+    const shard = ORIGIN_FIELDS.shard(obj);
+    const cluster = ORIGIN_FIELDS.cluster(obj);
     return shard === '' || cluster === '' ? NONE : last.of(shard, cluster, ORIGIN_FIELDS.schema(obj), sourceClusterAndSchemaKey);
   };
 }
@@ -186,7 +189,7 @@ export function cachedObjectIndexes(): readonly CachedObjectIndex[] {
 // (NONE) rather than filed under a key with an empty part that could collide with a real one.
 // Each index reads only the origin fields its key needs (ORIGIN_FIELDS), not the whole origin:
 // every cache write runs every index function.
-const NONE: readonly string[] = Object.freeze([]);
+const NONE: readonly string[] = [];
 
 function schemaText(schema: SchemaRef): string {
   return typeof schema === 'string' ? schema : schemaOf(schema);

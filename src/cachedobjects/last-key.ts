@@ -13,7 +13,9 @@ export class LastKey {
   /** of returns [build(a, b, c)], the very list of the last call when the parts are equal. */
   of(a: string, b: string, c: string, build: (a: string, b: string, c: string) => string): readonly string[] {
     if (a === this.#a && b === this.#b && c === this.#c) return this.#keys;
-    this.#keys = Object.freeze([build(a, b, c)]);
+    // Not frozen (readonly by type only): V8's for-of over a frozen array allocates per step, and
+    // every index update loops over these lists.
+    this.#keys = [build(a, b, c)];
     this.#a = a;
     this.#b = b;
     this.#c = c;

@@ -89,15 +89,15 @@ export class CopyStore {
     return true;
   }
 
-  /** create stores a new copy. */
-  async create(copy: KubeObject): Promise<void> {
-    await this.#cache.create(this.#ref, copy);
+  /** create stores a new copy (the store's promise as it is: no frame of its own per copy). */
+  create(copy: KubeObject): Promise<unknown> {
+    return this.#cache.create(this.#ref, copy);
   }
 
   /** update replaces a copy, guarded by the version read, so a concurrent write is retried. */
-  async update(copy: KubeObject, existing: KubeObject): Promise<void> {
+  update(copy: KubeObject, existing: KubeObject): Promise<unknown> {
     const guarded = { ...copy, metadata: { ...copy.metadata, resourceVersion: existing.metadata.resourceVersion } };
-    await this.#cache.update(this.#keyOf(existing), guarded);
+    return this.#cache.update(this.#keyOf(existing), guarded);
   }
 
   /** delete removes a copy; one already gone is fine. */

@@ -213,7 +213,7 @@ export class ReplicationController {
    * reports the write back through the copy watch, and reconciling that key again would be a
    * second, no-op pass over every object (at 100k objects it doubled the work right after a sync).
    */
-  async #writing(key: string, copy: KubeObject, write: () => Promise<void>): Promise<void> {
+  async #writing(key: string, copy: KubeObject, write: () => Promise<unknown>): Promise<void> {
     this.#ownWrites.set(key, copy);
     try {
       await write();

@@ -98,7 +98,7 @@ export class Controller {
    */
   private async runWorker(): Promise<void> {
     for (;;) {
-      const key = await this.queue.get();
+      const key = this.queue.tryGet() ?? (await this.queue.get());
       if (key === undefined) return;
       while (this.turns.full()) await this.turns.nextTurn();
       const turn = this.turns.take();

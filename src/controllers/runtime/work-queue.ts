@@ -105,12 +105,22 @@ export class WorkQueue {
   /** get resolves with the next item, waiting for one; undefined once the queue is shut down. */
   get(): Promise<string | undefined> {
     if (this.shuttingDown) return Promise.resolve(undefined);
-    const item = this.queue.shift();
-    if (item !== undefined) {
-      this.metrics?.depth(this.name, this.queue.length);
-      return Promise.resolve(this.handOut(item));
-    }
+    const item = this.tryGet();
+    if (item !== undefined) return Promise.resolve(item);
     return new Promise((resolve) => this.getters.push(resolve));
+  }
+
+  /**
+   * tryGet hands out the next item if one is waiting, without a promise: a worker going through a
+   * backlog of a million keys takes each at once. undefined: none waits, or the queue is shut
+   * down (get tells which, and waits).
+   */
+  tryGet(): string | undefined {
+    if (this.shuttingDown) return undefined;
+    const item = this.queue.shift();
+    if (item === undefined) return undefined;
+    this.metrics?.depth(this.name, this.queue.length);
+    return this.handOut(item);
   }
 
   /** done releases item; if it was added meanwhile, it is queued again. */

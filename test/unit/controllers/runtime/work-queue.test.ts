@@ -81,6 +81,23 @@ describe('WorkQueue: fair and stingy', () => {
     expect(queue.len()).toBe(1);
     expect(await queue.get()).toBe('a');
   });
+
+  it('case 7: tryGet hands out a waiting item at once, with get\'s rules, and nothing when none waits or after shutDown', async () => {
+    const queue = new WorkQueue({ name: 'q' });
+    expect(queue.tryGet()).toBeUndefined();
+    queue.add('a');
+    queue.add('b');
+    expect(queue.tryGet()).toBe('a');
+    queue.add('a'); // held: not handed out again until done
+    expect(queue.tryGet()).toBe('b');
+    expect(queue.tryGet()).toBeUndefined();
+    queue.done('a');
+    expect(queue.tryGet()).toBe('a');
+    queue.add('c');
+    queue.shutDown();
+    expect(queue.tryGet()).toBeUndefined();
+    expect(await queue.get()).toBeUndefined();
+  });
 });
 
 describe('WorkQueue: delayed and rate-limited adds', () => {
