@@ -60,4 +60,17 @@ describe('InformerCache.replace', () => {
     await cache.replace(objects(5_000, '1'));
     expect(late.size).toBe(5_000);
   });
+
+  it('case 4: the first list into an empty cache is one add per object and holds each as listed; a relist then diffs', async () => {
+    const { cache, events } = cacheWithEvents();
+    const listed = objects(2_000, '1');
+    await cache.replace(listed);
+    expect(events.length).toBe(2_000);
+    expect(events.every((e) => e.startsWith('add '))).toBe(true);
+    expect(new Set(events).size).toBe(2_000);
+    expect(cache.get('c', 'ns', 'o1999')).toEqual(listed[1_999]);
+    events.length = 0;
+    await cache.replace(objects(2_000, '1'));
+    expect(events).toEqual([]);
+  });
 });
