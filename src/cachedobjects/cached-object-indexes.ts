@@ -54,7 +54,7 @@ function byIdentityAndGroupResource(last: LastKey): IndexFunc {
     const identityHash = obj.metadata.annotations?.[IDENTITY_HASH_ANNOTATION];
     const resource = hasOrigin(obj) ? ORIGIN_FIELDS.resource(obj) : '';
     if (!identityHash || resource === '') return NONE;
-    return last.of(identityHash, ORIGIN_FIELDS.group(obj), resource, (hash, group, res) => identityAndGroupResourceKey(hash, { group, resource: res }));
+    return last.of(identityHash, ORIGIN_FIELDS.group(obj), resource, identityGroupResourceKeyOf);
   };
 }
 
@@ -69,7 +69,7 @@ export function groupResourceIndexKey(gr: GroupResource): string {
 function byGroupResource(last: LastKey): IndexFunc {
   return (obj) => {
     const resource = hasOrigin(obj) ? ORIGIN_FIELDS.resource(obj) : '';
-    return resource === '' ? NONE : last.of(ORIGIN_FIELDS.group(obj), resource, '', (group, res) => groupResourceIndexKey({ group, resource: res }));
+    return resource === '' ? NONE : last.of(ORIGIN_FIELDS.group(obj), resource, '', groupResourceKeyOf);
   };
 }
 
@@ -190,6 +190,15 @@ export function cachedObjectIndexes(): readonly CachedObjectIndex[] {
 // Each index reads only the origin fields its key needs (ORIGIN_FIELDS), not the whole origin:
 // every cache write runs every index function.
 const NONE: readonly string[] = [];
+
+// LastKey builders taking the parts as strings; declared once, so an index call allocates no closure.
+function identityGroupResourceKeyOf(identityHash: string, group: string, resource: string): string {
+  return identityAndGroupResourceKey(identityHash, { group, resource });
+}
+
+function groupResourceKeyOf(group: string, resource: string): string {
+  return groupResourceIndexKey({ group, resource });
+}
 
 function schemaText(schema: SchemaRef): string {
   return typeof schema === 'string' ? schema : schemaOf(schema);
