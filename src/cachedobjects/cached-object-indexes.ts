@@ -11,6 +11,7 @@ import { cacheLocation } from './cache-location.js';
 import { IDENTITY_HASH_ANNOTATION } from './cached-object-annotations.js';
 import { ORIGIN_FIELDS, hasOrigin } from './cached-object-origin.js';
 import { LastKey } from './last-key.js';
+import { AWAY_FROM_READABLE_NAME, awayFromReadableName } from './away-from-readable-name.js';
 import { BY_LABEL, BY_LOCATION_PART, BY_NAMESPACE, byLabel, byLocationPart, byNamespace } from './cached-object-label-index.js';
 
 /** SchemaRef is a GVR or its schema string `<version>.<resource>.<group>`. */
@@ -182,6 +183,7 @@ export function cachedObjectIndexes(): readonly CachedObjectIndex[] {
     { name: BY_LABEL, fn: byLabel },
     { name: BY_NAMESPACE, fn: byNamespace },
     { name: BY_LOCATION_PART, fn: byLocationPart },
+    { name: AWAY_FROM_READABLE_NAME, fn: awayFromReadableName },
   ];
 }
 

@@ -57,6 +57,27 @@ function chosenName(gvr: GroupVersionResource, namespace: string, name: string, 
 }
 
 /**
+ * isReadableName tells whether candidate is the readable form of the original's name
+ * (`<schema>.<name>`, or `<schema>.<namespace>.<name>`), valid as an object name or not. It reads
+ * candidate piece by piece and builds nothing: a store index asks it on every cache write.
+ */
+export function isReadableName(candidate: string, gvr: GroupVersionResource, namespace: string, name: string): boolean {
+  let at = afterPart(candidate, 0, gvr.version);
+  at = afterPart(candidate, at, gvr.resource);
+  at = afterPart(candidate, at, groupName(gvr.group));
+  if (namespace !== '') at = afterPart(candidate, at, namespace);
+  return at >= 0 && candidate.length === at + name.length && candidate.startsWith(name, at);
+}
+
+const DOT = 0x2e;
+
+// afterPart is where the next part of candidate starts once `<part>.` is read at `at`; -1 when it is not there (or at is -1 already).
+function afterPart(candidate: string, at: number, part: string): number {
+  if (at < 0 || !candidate.startsWith(part, at) || candidate.charCodeAt(at + part.length) !== DOT) return -1;
+  return at + part.length + 1;
+}
+
+/**
  * hashedName gives `<schema>.<h>`, h = base36 SHA-256 of `<group>/<version>/<resource>/<namespace>/<name>`.
  * A schema near the 253-character limit (a CRD's `<plural>.<group>` may itself be 253) leaves no
  * room for the hash; h alone is then the name, still unique since it covers the GVR too.

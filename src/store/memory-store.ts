@@ -9,7 +9,7 @@ import { AppError } from '../errors.js';
 import { UidSource } from '../apimachinery/uid-source.js';
 import { deepFreezeMeasured } from '../apimachinery/object-bytes.js';
 import type { KubeObject, ObjectMeta } from '../apimachinery/object-meta.js';
-import { byNamespaceAndName, collectObjects, collectUnsorted, indexedObjects, listFingerprint } from './list-query.js';
+import { byNamespaceAndName, collectObjects, collectUnsorted, indexedCount, indexedObjects, listFingerprint } from './list-query.js';
 import type { ClusterTable } from './object-table.js';
 import type { Committer, PlannedWrite } from './committer.js';
 import { StaleView } from './committer.js';
@@ -99,6 +99,10 @@ export class MemoryStore implements S.ResourceStore, S.IndexReader {
   /** indexed is the synchronous index lookup; see IndexReader.indexed. */
   indexed(scope: Pick<S.Scope, 'cluster' | 'group' | 'resource'>, index: string, value: string): KubeObject[] {
     return indexedObjects(this.table.resource(scope.group, scope.resource), scope.cluster, index, value);
+  }
+
+  indexedCount(scope: Pick<S.Scope, 'cluster' | 'group' | 'resource'>, index: string, value: string): number {
+    return indexedCount(this.table.resource(scope.group, scope.resource), scope.cluster, index, value);
   }
 
   /** list returns one sorted page; see ResourceStore.list. */

@@ -150,6 +150,8 @@ export interface IndexReader {
   peek(key: ObjectKey): KubeObject | undefined;
   /** indexed returns the objects under one value of a registered index, in one cluster or in all, unordered, as a fresh array the caller may change. */
   indexed(scope: Pick<Scope, 'cluster' | 'group' | 'resource'>, index: string, value: string): KubeObject[];
+  /** indexedCount is the number of objects indexed lists, without listing them. */
+  indexedCount(scope: Pick<Scope, 'cluster' | 'group' | 'resource'>, index: string, value: string): number;
 }
 
 /**

@@ -5,6 +5,7 @@ import { isAppError } from '../../errors.js';
 import type { KubeObject } from '../../apimachinery/object-meta.js';
 import { schemaOf } from '../../apimachinery/gvr.js';
 import { cacheLocation } from '../../cachedobjects/cache-location.js';
+import { AWAY, AWAY_FROM_READABLE_NAME } from '../../cachedobjects/away-from-readable-name.js';
 import { cachedObjectNameToFind, hashedName } from '../../cachedobjects/cached-object-name.js';
 import { flatString } from '../../apimachinery/flat-string.js';
 import { ORIGIN_FIELDS, hasOrigin } from '../../cachedobjects/cached-object-origin.js';
@@ -57,8 +58,10 @@ export class CopyStore {
     const indexed = candidates.find(query.matches);
     if (indexed !== undefined) return indexed;
     const readable = this.#holderOf(cachedObjectNameToFind(this.#spec.gvr, namespace, name), namespace, name);
-    // The hashed name (a SHA-256) is only worked out when the readable name holds no copy of this original.
-    return readable ?? this.#holderOf(hashedName(this.#spec.gvr, namespace, name), namespace, name);
+    // The hashed name (a SHA-256) is only worked out when the readable name holds no copy of this
+    // original and something in the location sits away from its readable name (away-from-readable-name.ts).
+    if (readable !== undefined || this.#cache.indexedCount(this.#ref, AWAY_FROM_READABLE_NAME, AWAY) === 0) return readable;
+    return this.#holderOf(hashedName(this.#spec.gvr, namespace, name), namespace, name);
   }
 
   #holderOf(candidate: string, namespace: string, name: string): KubeObject | undefined {

@@ -17,6 +17,8 @@ import {
   sourceClusterAndSchemaKey,
 } from '../../../src/cachedobjects/cached-object-indexes.js';
 import { cachedObjectOrigin } from '../../../src/cachedobjects/cached-object-origin.js';
+import { AWAY, AWAY_FROM_READABLE_NAME } from '../../../src/cachedobjects/away-from-readable-name.js';
+import { cachedObjectName } from '../../../src/cachedobjects/cached-object-name.js';
 import { wrapCachedObject } from '../../../src/cachedobjects/wrap-cached-object.js';
 import type { GroupVersionResource } from '../../../src/apimachinery/gvr.js';
 import type { KubeObject } from '../../../src/apimachinery/object-meta.js';
@@ -31,7 +33,7 @@ const ID = 'abc123';
 
 function cached(gvr: GroupVersionResource, namespace: string, name: string, identityHash = ID, labels?: Record<string, string>): KubeObject {
   const original: KubeObject = { metadata: { name, ...(namespace ? { namespace } : {}), uid: 'u', resourceVersion: '1', ...(labels ? { labels } : {}) } };
-  return wrapCachedObject({ original, gvr, shard: 'shard-1', cluster: 'root:org', identityHash, name: 'irrelevant' });
+  return wrapCachedObject({ original, gvr, shard: 'shard-1', cluster: 'root:org', identityHash, name: cachedObjectName(gvr, namespace, name) });
 }
 
 function keys(obj: KubeObject, indexes = cachedObjectIndexes()): Record<string, readonly string[]> {
@@ -53,6 +55,7 @@ describe('CachedObject index keys', () => {
         [BY_LABEL]: [],
         [BY_NAMESPACE]: [''],
         [BY_LOCATION_PART]: ['shard=shard-1', 'cluster=root:org'],
+        [AWAY_FROM_READABLE_NAME]: [],
       },
     },
     {
@@ -68,6 +71,7 @@ describe('CachedObject index keys', () => {
         [BY_LABEL]: [],
         [BY_NAMESPACE]: ['team-a'],
         [BY_LOCATION_PART]: ['shard=shard-1', 'cluster=root:org'],
+        [AWAY_FROM_READABLE_NAME]: [],
       },
     },
     {
@@ -83,6 +87,7 @@ describe('CachedObject index keys', () => {
         [BY_LABEL]: [],
         [BY_NAMESPACE]: ['team-a'],
         [BY_LOCATION_PART]: ['shard=shard-1', 'cluster=root:org'],
+        [AWAY_FROM_READABLE_NAME]: [],
       },
     },
     {
@@ -98,12 +103,13 @@ describe('CachedObject index keys', () => {
         [BY_LABEL]: [],
         [BY_NAMESPACE]: ['team-a'],
         [BY_LOCATION_PART]: ['shard=shard-1', 'cluster=root:org'],
+        [AWAY_FROM_READABLE_NAME]: [],
       },
     },
     {
-      name: 'not a CachedObject → in no index',
+      name: 'not a CachedObject → in no index but the one of objects away from a readable name',
       obj: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x', namespace: 'y' } } as KubeObject,
-      want: Object.fromEntries(cachedObjectIndexes().map(({ name }) => [name, []])),
+      want: { ...Object.fromEntries(cachedObjectIndexes().map(({ name }) => [name, []])), [AWAY_FROM_READABLE_NAME]: [AWAY] },
     },
   ]);
 

@@ -1,6 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import { createHash } from 'node:crypto';
-import { cachedObjectName, hashedName } from '../../../src/cachedobjects/cached-object-name.js';
+import { cachedObjectName, hashedName, isReadableName } from '../../../src/cachedobjects/cached-object-name.js';
+import { schemaOf } from '../../../src/apimachinery/gvr.js';
 import { sha256Base36 } from '../../../src/cachedobjects/sha256-base36.js';
 import type { GroupVersionResource } from '../../../src/apimachinery/gvr.js';
 import { isDNS1123Subdomain } from '../../../src/apimachinery/validation.js';
@@ -81,5 +82,30 @@ describe('cachedObjectName hashed names', () => {
     const name = cachedObjectName(gvr, '', 'x'.repeat(20));
     expect(name).toMatch(/^[0-9a-z]+$/);
     expect(name).toBe(hashedName(gvr, '', 'x'.repeat(20)));
+  });
+});
+
+describe('isReadableName', () => {
+  const readable = (gvr: GroupVersionResource, namespace: string, object: string): string => (namespace === '' ? `${schemaOf(gvr)}.${object}` : `${schemaOf(gvr)}.${namespace}.${object}`);
+  const cases = numbered([
+    { name: 'cluster-scoped: the readable form', candidate: 'v1alpha1.instances.machines.svm.io.web-server-1', gvr: INSTANCES, namespace: '', object: 'web-server-1', want: true },
+    { name: 'namespaced core: the readable form names the core group', candidate: 'v1.configmaps.core.team-a.settings', gvr: CONFIGMAPS, namespace: 'team-a', object: 'settings', want: true },
+    { name: 'a namespaced original under its cluster-scoped form', candidate: 'v1.configmaps.core.settings', gvr: CONFIGMAPS, namespace: 'team-a', object: 'settings', want: false },
+    { name: 'the hashed name', candidate: hashedName(INSTANCES, '', 'web-server-1'), gvr: INSTANCES, namespace: '', object: 'web-server-1', want: false },
+    { name: 'one character more at the end', candidate: 'v1.configmaps.core.team-a.settingsx', gvr: CONFIGMAPS, namespace: 'team-a', object: 'settings', want: false },
+    { name: 'one character less at the end', candidate: 'v1.configmaps.core.team-a.setting', gvr: CONFIGMAPS, namespace: 'team-a', object: 'settings', want: false },
+    { name: 'another version', candidate: 'v2.configmaps.core.team-a.settings', gvr: CONFIGMAPS, namespace: 'team-a', object: 'settings', want: false },
+    { name: 'another group', candidate: 'v1alpha1.instances.machines.svm.org.web-server-1', gvr: INSTANCES, namespace: '', object: 'web-server-1', want: false },
+    { name: 'an empty group written empty instead of core', candidate: 'v1.configmaps..team-a.settings', gvr: CONFIGMAPS, namespace: 'team-a', object: 'settings', want: false },
+    { name: 'the parts moved across a dot: same text, other original', candidate: 'v1.a.b.x', gvr: { group: '', version: 'v1', resource: 'a' }, namespace: '', object: 'b.x', want: false },
+    { name: 'a name with dots, read to the end', candidate: 'v1.a.core.b.x', gvr: { group: '', version: 'v1', resource: 'a' }, namespace: '', object: 'b.x', want: true },
+    { name: 'an invalid readable form is still the readable form', candidate: 'v1.configmaps.core.team-a.Settings', gvr: CONFIGMAPS, namespace: 'team-a', object: 'Settings', want: true },
+    { name: 'empty candidate', candidate: '', gvr: CONFIGMAPS, namespace: '', object: 'x', want: false },
+  ]);
+
+  it.each(cases)('case $n: $name', ({ candidate, gvr, namespace, object, want }) => {
+    expect(isReadableName(candidate, gvr, namespace, object)).toBe(want);
+    // The same answer as comparing with the readable form built in full.
+    expect(candidate === readable(gvr, namespace, object)).toBe(want);
   });
 });

@@ -123,6 +123,18 @@ describe('CopyStore', () => {
       expect((await copies.find('', 'web-1'))?.metadata.name).toBe(hashed);
     });
 
+    it('finds a copy at its hashed name whose labels were stripped later, among copies at their readable names', async () => {
+      // The hashed name is only looked at while the location holds something away from its readable name.
+      for (const name of ['web-2', 'web-3']) await copies.create(copies.desired(instance({ name }), undefined));
+      await cache.create(ref(), wrap(instance({ namespace: 'a.b', name: 'c' }), `${SCHEMA}.a.b.c`));
+      const ours = await copies.create(copies.desired(instance({ namespace: 'a', name: 'b.c' }), undefined));
+      await cache.update(keyOf(hashedName(GVR, 'a', 'b.c')), stripped(ours as KubeObject));
+      const found = copies.find('a', 'b.c');
+      expect(found?.metadata.name).toBe(hashedName(GVR, 'a', 'b.c'));
+      expect(found?.metadata.labels).toEqual({});
+      expect(copies.find('', 'web-4')).toBeUndefined();
+    });
+
     it('does not take another original\'s intact copy at the readable name for ours', async () => {
       // `<schema>.a.b.c` is the readable name of both a/b.c and a.b/c.
       await cache.create(ref(), wrap(instance({ namespace: 'a.b', name: 'c' }), `${SCHEMA}.a.b.c`));
