@@ -44,6 +44,8 @@ export class LoopTurns {
   private passEndQueued = false;
   /** sameShare is the recent share of items that finished in the pass they started in. */
   private sameShare = 1;
+  /** waiting are the workers holding an item that the turns were full for, first come first let in (takeNext). */
+  private readonly waiting: Array<(token: number) => void> = [];
 
   constructor(
     private readonly budgetMs = TURN_BUDGET_MS,
@@ -83,6 +85,27 @@ export class LoopTurns {
     return this.pass;
   }
 
+  /**
+   * tryTake is take() when this turn may start an item and no worker waits before this one;
+   * undefined otherwise, and the worker then waits its place with takeNext().
+   */
+  tryTake(): number | undefined {
+    return this.waiting.length > 0 || this.full() ? undefined : this.take();
+  }
+
+  /**
+   * takeNext resolves with take()'s token once a turn lets this item start. Each turn lets in as
+   * many waiting workers as it may start items, in the order they came: when all of a few hundred
+   * workers shared the wake-up of nextTurn(), each turn woke them all to start 32 items, and the
+   * rest went back to waiting (about 2 KB of garbage per item of a sync).
+   */
+  takeNext(): Promise<number> {
+    return new Promise((resolve) => {
+      this.waiting.push(resolve);
+      void this.nextTurn();
+    });
+  }
+
   /** finished tells that the item whose take() returned token has ended. */
   finished(token: number): void {
     const same = token === this.pass ? 1 : 0;
@@ -97,6 +120,7 @@ export class LoopTurns {
         this.turnStarted = performance.now();
         this.taken = 0;
         this.inTurn = true;
+        this.letIn();
         resolve();
       });
       // Queued right behind the turn's immediate: it runs once the turn's microtasks are drained.
@@ -106,6 +130,14 @@ export class LoopTurns {
       });
     });
     return this.next;
+  }
+
+  /** letIn starts the turn's share of the waiting workers; those left over wait for the next turn. */
+  private letIn(): void {
+    let admitted = 0;
+    while (admitted < this.waiting.length && !this.full()) (this.waiting[admitted++] as (token: number) => void)(this.take());
+    this.waiting.splice(0, admitted);
+    if (this.waiting.length > 0) void this.nextTurn();
   }
 
   private endPass(): void {

@@ -93,15 +93,15 @@ export class Controller {
    * runWorker takes keys until the queue shuts down. Reconciles against in-memory stores finish
    * in microtasks, so a long backlog would never let timers or sockets run; the workers give the
    * event loop a turn together once they have used the turn's budget (see apimachinery/loop-turns.ts).
-   * A worker holding a key also waits for a turn that has not started all its items: workers
-   * that were idle and all get keys from one burst of adds do not all start in one turn.
+   * A worker holding a key also waits for a turn that has not started all its items, in the order
+   * the workers came: workers that were idle and all get keys from one burst of adds do not all
+   * start in one turn, and a turn wakes only the workers it lets start.
    */
   private async runWorker(): Promise<void> {
     for (;;) {
       const key = this.queue.tryGet() ?? (await this.queue.get());
       if (key === undefined) return;
-      while (this.turns.full()) await this.turns.nextTurn();
-      const turn = this.turns.take();
+      const turn = this.turns.tryTake() ?? (await this.turns.takeNext());
       await this.processItem(key);
       this.turns.finished(turn);
       if (this.turns.spent()) await this.turns.nextTurn();

@@ -110,6 +110,21 @@ describe('LoopTurns', () => {
     expect(turns.limit()).toBe(TURN_ITEMS);
   });
 
+  it('case 9: workers waiting for a full turn are let in first come first served, as many as a turn may start, the rest a turn later', async () => {
+    const turns = new LoopTurns();
+    await turns.nextTurn();
+    for (let i = 0; i < TURN_ITEMS; i++) expect(turns.tryTake()).toBeDefined();
+    expect(turns.tryTake()).toBeUndefined();
+    const order: number[] = [];
+    const waits = Array.from({ length: TURN_ITEMS + 8 }, (_, i) => turns.takeNext().then(() => order.push(i)));
+    await turns.nextTurn();
+    // The turn that just started let in its TURN_ITEMS waiting workers, before any newcomer.
+    expect(order).toEqual(Array.from({ length: TURN_ITEMS }, (_, i) => i));
+    expect(turns.tryTake()).toBeUndefined();
+    await Promise.all(waits);
+    expect(order).toEqual(Array.from({ length: TURN_ITEMS + 8 }, (_, i) => i));
+  });
+
   it('case 8: once reconciles are seen to wait on I/O, a burst of 256 keys starts in one pass of the loop, not 32 a turn', async () => {
     // The burst is enqueued once every worker is back at the queue (a worker that found the turn
     // spent waits for the next one, so the test waits for it too); the reconciles started before an
