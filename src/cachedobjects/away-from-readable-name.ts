@@ -10,9 +10,8 @@
 // would let a tampered copy at a hashed name go unrepaired, so the test is the same one trustedOrigin makes.
 
 import type { KubeObject } from '../apimachinery/object-meta.js';
-import { isDNS1123Subdomain } from '../apimachinery/name-validation.js';
 import type { IndexFunc } from '../store/store.js';
-import { isReadableName } from './cached-object-name.js';
+import { isCachedObjectReadableName } from './cached-object-name.js';
 import { ORIGIN_FIELDS, hasOrigin } from './cached-object-origin.js';
 
 /** AWAY_FROM_READABLE_NAME files the objects that are not at the readable name of their origin, all under AWAY. */
@@ -32,6 +31,5 @@ export function isAtReadableName(obj: KubeObject): boolean {
   const name = obj.metadata.name ?? '';
   if (!hasOrigin(obj)) return false;
   const gvr = { group: ORIGIN_FIELDS.group(obj), version: ORIGIN_FIELDS.version(obj), resource: ORIGIN_FIELDS.resource(obj) };
-  // A valid readable name is the name cachedObjectName gives; checked last, as the rarer failure.
-  return isReadableName(name, gvr, ORIGIN_FIELDS.namespace(obj), ORIGIN_FIELDS.name(obj)) && isDNS1123Subdomain(name).length === 0;
+  return isCachedObjectReadableName(name, gvr, ORIGIN_FIELDS.namespace(obj), ORIGIN_FIELDS.name(obj));
 }

@@ -69,6 +69,14 @@ export function isReadableName(candidate: string, gvr: GroupVersionResource, nam
   return at >= 0 && candidate.length === at + name.length && candidate.startsWith(name, at);
 }
 
+/**
+ * isCachedObjectReadableName tells whether candidate is the name cachedObjectName gives an
+ * original when nothing holds it: its readable form, valid as a name. Nothing is built.
+ */
+export function isCachedObjectReadableName(candidate: string, gvr: GroupVersionResource, namespace: string, name: string): boolean {
+  return isReadableName(candidate, gvr, namespace, name) && isDNS1123Subdomain(candidate).length === 0;
+}
+
 const DOT = 0x2e;
 
 // afterPart is where the next part of candidate starts once `<part>.` is read at `at`; -1 when it is not there (or at is -1 already).

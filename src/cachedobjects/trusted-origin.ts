@@ -3,7 +3,7 @@
 // origin only when the labels and the name agree.
 
 import type { KubeObject } from '../apimachinery/object-meta.js';
-import { cachedObjectNameToFind, hashedName } from './cached-object-name.js';
+import { hashedName, isCachedObjectReadableName } from './cached-object-name.js';
 import type { CachedObjectOrigin } from './cached-object-origin.js';
 import { cachedObjectOrigin } from './cached-object-origin.js';
 
@@ -11,7 +11,8 @@ import { cachedObjectOrigin } from './cached-object-origin.js';
 export function trustedOrigin(co: KubeObject): CachedObjectOrigin | undefined {
   const origin = cachedObjectOrigin(co);
   if (origin === undefined) return undefined;
-  const name = co.metadata.name;
-  if (name === cachedObjectNameToFind(origin.gvr, origin.namespace, origin.name)) return origin;
+  const name = co.metadata.name ?? '';
+  // Asked for every copy event: the readable name is compared piece by piece, not built.
+  if (isCachedObjectReadableName(name, origin.gvr, origin.namespace, origin.name)) return origin;
   return name === hashedName(origin.gvr, origin.namespace, origin.name) ? origin : undefined;
 }

@@ -65,7 +65,7 @@ export class MemoryStore implements S.ResourceStore, S.IndexReader {
   }
 
   /** create stores a new object; see ResourceStore.create. */
-  async create(ref: S.ResourceRef, obj: KubeObject, opts: S.CreateOptions = {}): Promise<KubeObject> {
+  create(ref: S.ResourceRef, obj: KubeObject, opts: S.CreateOptions = {}): Promise<KubeObject> {
     return this.checkedWrite(() => {
       const meta: ObjectMeta = obj.metadata ?? {};
       const namespace = meta.namespace ?? '';
@@ -119,7 +119,7 @@ export class MemoryStore implements S.ResourceStore, S.IndexReader {
   }
 
   /** update replaces a stored object; see ResourceStore.update. */
-  async update(key: S.ObjectKey, obj: KubeObject, opts: S.UpdateOptions = {}): Promise<KubeObject> {
+  update(key: S.ObjectKey, obj: KubeObject, opts: S.UpdateOptions = {}): Promise<KubeObject> {
     return this.checkedWrite(() => this.updateOnce(key, obj, opts));
   }
 
@@ -143,7 +143,7 @@ export class MemoryStore implements S.ResourceStore, S.IndexReader {
   }
 
   /** delete removes or marks an object; see ResourceStore.delete. */
-  async delete(key: S.ObjectKey, opts: S.DeleteOptions = {}): Promise<S.DeleteResult> {
+  delete(key: S.ObjectKey, opts: S.DeleteOptions = {}): Promise<S.DeleteResult> {
     return this.checkedWrite(() => this.deleteOnce(key, opts));
   }
 
@@ -222,13 +222,29 @@ export class MemoryStore implements S.ResourceStore, S.IndexReader {
     return write.object;
   }
 
-  /** checkedWrite runs a write's checks again while the committer finds the view of its key stale. */
-  private async checkedWrite<T>(attempt: () => T | Promise<T>): Promise<T> {
-    for (let i = 1; ; i++) {
+  /**
+   * checkedWrite runs a write's checks again while the committer finds the view of its key stale.
+   * It never throws: a write's promise rejects. Without a committer a write is done when attempt
+   * returns, and a sync's writes then cost one settled promise each, not an async frame (nor the
+   * extra turn an async caller returning this promise would take).
+   */
+  private checkedWrite<T>(attempt: () => T | Promise<T>): Promise<T> {
+    try {
+      const result = attempt();
+      return result instanceof Promise ? result.catch((err: unknown) => this.retriedWrite(attempt, err)) : Promise.resolve(result);
+    } catch (err) {
+      return this.retriedWrite(attempt, err);
+    }
+  }
+
+  /** retriedWrite goes on from a first attempt that failed with err: a stale view is tried again, STALE_VIEW_ATTEMPTS attempts in all. */
+  private async retriedWrite<T>(attempt: () => T | Promise<T>, err: unknown): Promise<T> {
+    for (let tried = 1; ; tried++) {
+      if (!(err instanceof StaleView) || tried >= STALE_VIEW_ATTEMPTS) throw err instanceof StaleView ? new AppError('Conflict', err.message) : err;
       try {
         return await attempt();
-      } catch (err) {
-        if (!(err instanceof StaleView) || i >= STALE_VIEW_ATTEMPTS) throw err instanceof StaleView ? new AppError('Conflict', err.message) : err;
+      } catch (next) {
+        err = next;
       }
     }
   }

@@ -24,6 +24,8 @@ export class CopyStore {
   readonly #schema: string;
   readonly #ref: ResourceRef;
   readonly #adopt: ((listed: KubeObject, kept: KubeObject) => void) | undefined;
+  /** lastReadable is the readable name worked out last (see #readableName). */
+  #lastReadable: { readonly namespace: string; readonly name: string; readonly readable: string } | undefined;
   /** schemaFilter narrows a cache watch of this location to this schema's copies. */
   readonly schemaFilter: ObjectFilter;
 
@@ -57,7 +59,7 @@ export class CopyStore {
     if (candidates.length > 1) candidates.sort((a, b) => compareStrings(a.metadata.name ?? '', b.metadata.name ?? ''));
     const indexed = candidates.find(query.matches);
     if (indexed !== undefined) return indexed;
-    const readable = this.#holderOf(cachedObjectNameToFind(this.#spec.gvr, namespace, name), namespace, name);
+    const readable = this.#holderOf(this.#readableName(namespace, name), namespace, name);
     // The hashed name (a SHA-256) is only worked out when the readable name holds no copy of this
     // original and something in the location sits away from its readable name (away-from-readable-name.ts).
     if (readable !== undefined || this.#cache.indexedCount(this.#ref, AWAY_FROM_READABLE_NAME, AWAY) === 0) return readable;
@@ -116,11 +118,23 @@ export class CopyStore {
   #freeName(original: KubeObject): string {
     const namespace = original.metadata.namespace ?? '';
     const name = original.metadata.name ?? '';
-    const readable = cachedObjectNameToFind(this.#spec.gvr, namespace, name);
+    const readable = this.#readableName(namespace, name);
     const holder = this.#cache.peek(this.#keyOf(readable));
     // The name is kept as long as the copy lives: stored flat (see flat-string.ts).
     if (holder === undefined || this.#mayBeCopyOf(holder, namespace, name)) return flatString(readable);
     return flatString(hashedName(this.#spec.gvr, namespace, name));
+  }
+
+  /**
+   * readableName is cachedObjectNameToFind for this schema. A reconcile that finds no copy asks
+   * for the same name again to choose a new copy's name (find, then desired): the last one is kept.
+   */
+  #readableName(namespace: string, name: string): string {
+    const last = this.#lastReadable;
+    if (last !== undefined && last.namespace === namespace && last.name === name) return last.readable;
+    const readable = cachedObjectNameToFind(this.#spec.gvr, namespace, name);
+    this.#lastReadable = { namespace, name, readable };
+    return readable;
   }
 
   /**
