@@ -114,14 +114,28 @@ export function isCopyOf(copy: KubeObject, schema: string, name: string, namespa
 
 // A namespaced original is also indexed without its namespace (`<schema>.<name>`), so a lookup by
 // gvr+name that leaves the namespace out is one bucket read.
+// A copy at its readable name has the exact key as its name: that string is handed out instead
+// of the same text joined anew on every write.
 const bySchemaAndName: IndexFunc = (obj) => {
   if (!hasOrigin(obj)) return [];
   const schema = ORIGIN_FIELDS.schema(obj);
   const namespace = ORIGIN_FIELDS.namespace(obj);
   const name = ORIGIN_FIELDS.name(obj);
-  const exact = schemaAndNameKey(schema, namespace, name);
+  const own = obj.metadata.name ?? '';
+  const exact = isSchemaAndNameKey(own, schema, namespace, name) ? own : schemaAndNameKey(schema, namespace, name);
   return namespace === '' ? [exact] : [exact, schemaAndNameKey(schema, '', name)];
 };
+
+/** isSchemaAndNameKey tells, without building it, whether candidate is schemaAndNameKey(schema, namespace, name). */
+function isSchemaAndNameKey(candidate: string, schema: string, namespace: string, name: string): boolean {
+  const nameAt = candidate.length - name.length;
+  const namespaceAt = nameAt - (namespace === '' ? 0 : namespace.length + 1);
+  return namespaceAt === schema.length + 1 && candidate.startsWith(schema) && candidate.charCodeAt(schema.length) === DOT
+    && (namespace === '' || (candidate.startsWith(namespace, namespaceAt) && candidate.charCodeAt(nameAt - 1) === DOT))
+    && candidate.endsWith(name);
+}
+
+const DOT = 0x2e;
 
 /**
  * OriginalCopyQuery finds the copy of one original: indexes are kept per cache location (one
@@ -180,9 +194,9 @@ export function cachedObjectIndexes(): readonly CachedObjectIndex[] {
     { name: BY_SCHEMA, fn: bySchema(new LastKey()) },
     { name: BY_SCHEMA_AND_NAME, fn: bySchemaAndName },
     { name: BY_SOURCE_CLUSTER_AND_SCHEMA, fn: bySourceClusterAndSchema(new LastKey()) },
-    { name: BY_LABEL, fn: byLabel },
-    { name: BY_NAMESPACE, fn: byNamespace },
-    { name: BY_LOCATION_PART, fn: byLocationPart },
+    { name: BY_LABEL, fn: byLabel() },
+    { name: BY_NAMESPACE, fn: byNamespace() },
+    { name: BY_LOCATION_PART, fn: byLocationPart() },
     { name: AWAY_FROM_READABLE_NAME, fn: awayFromReadableName },
   ];
 }

@@ -21,27 +21,51 @@ export function labelPresenceKey(key: string): string {
   return key;
 }
 
-/** byLabel lists the BY_LABEL keys of a CachedObject. */
-export const byLabel: IndexFunc = (co) => {
-  const labels = originalMeta(co)?.['labels'];
-  if (!isPlainObject(labels)) return [];
+/**
+ * byLabel gives a store's BY_LABEL index function. Originals with equal labels share one labels
+ * object (shared-values.ts), and a sync writes runs of them: the keys of the last labels object
+ * are kept and handed out again, instead of two new strings per label per write.
+ */
+export function byLabel(): IndexFunc {
+  let lastLabels: unknown;
+  let lastKeys: readonly string[] = NONE;
+  return (co) => {
+    const labels = originalMeta(co)?.['labels'];
+    if (!isPlainObject(labels)) return NONE;
+    if (labels === lastLabels) return lastKeys;
+    const keys = labelKeys(labels);
+    // Only a frozen labels object (as every stored one is) cannot change behind the kept keys.
+    if (Object.isFrozen(labels)) {
+      lastKeys = keys;
+      lastLabels = labels;
+    }
+    return keys;
+  };
+}
+
+function labelKeys(labels: Record<string, unknown>): readonly string[] {
   const keys: string[] = [];
-  for (const [key, value] of Object.entries(labels)) {
-    if (typeof value !== 'string') continue;
-    keys.push(labelValueKey(key, value), labelPresenceKey(key));
+  for (const key in labels) {
+    const value = labels[key];
+    if (typeof value === 'string') keys.push(labelValueKey(key, value), labelPresenceKey(key));
   }
   return keys;
-};
+}
 
 /** BY_NAMESPACE indexes CachedObjects by the namespace of their original ('' when cluster-scoped). */
 export const BY_NAMESPACE = 'cachegate-byNamespace';
 
-/** byNamespace gives the original's namespace. */
-export const byNamespace: IndexFunc = (co) => {
-  const meta = originalMeta(co);
-  if (meta === undefined) return [];
-  return [typeof meta['namespace'] === 'string' ? meta['namespace'] : ''];
-};
+/** byNamespace gives a store's BY_NAMESPACE index function: the original's namespace, the list of the last one kept. */
+export function byNamespace(): IndexFunc {
+  let last: readonly string[] = [''];
+  return (co) => {
+    const meta = originalMeta(co);
+    if (meta === undefined) return NONE;
+    const namespace = typeof meta['namespace'] === 'string' ? meta['namespace'] : '';
+    if (namespace !== last[0]) last = [namespace];
+    return last;
+  };
+}
 
 /** BY_LOCATION_PART indexes CachedObjects by `shard=<shard>` and by `cluster=<logical cluster>`. */
 export const BY_LOCATION_PART = 'cachegate-byLocationPart';
@@ -56,14 +80,28 @@ export function logicalClusterKey(cluster: string): string {
   return `cluster=${cluster}`;
 }
 
-/** byLocationPart gives a CachedObject's shard and logical-cluster keys. */
-export const byLocationPart: IndexFunc = (co) => {
-  const annotations = co.metadata.annotations;
-  const shard = annotations?.[SHARD_ANNOTATION];
-  const cluster = annotations?.[CLUSTER_ANNOTATION];
-  if (shard === undefined || cluster === undefined || originalMeta(co) === undefined) return [];
-  return [shardKey(shard), logicalClusterKey(cluster)];
-};
+/** byLocationPart gives a store's BY_LOCATION_PART index function: a CachedObject's shard and logical-cluster keys, those of the last location kept. */
+export function byLocationPart(): IndexFunc {
+  let lastShard: string | undefined;
+  let lastCluster: string | undefined;
+  let lastKeys: readonly string[] = NONE;
+  return (co) => {
+    const annotations = co.metadata.annotations;
+    const shard = annotations?.[SHARD_ANNOTATION];
+    const cluster = annotations?.[CLUSTER_ANNOTATION];
+    if (shard === undefined || cluster === undefined || originalMeta(co) === undefined) return NONE;
+    if (shard !== lastShard || cluster !== lastCluster) {
+      lastKeys = [shardKey(shard), logicalClusterKey(cluster)];
+      lastShard = shard;
+      lastCluster = cluster;
+    }
+    return lastKeys;
+  };
+}
+
+// The lists handed out are shared by the objects that give them: readonly by type, not frozen
+// (V8's for-of over a frozen array allocates per step, and every index update loops over them).
+const NONE: readonly string[] = [];
 
 function originalMeta(co: KubeObject): Record<string, unknown> | undefined {
   const spec = co['spec'];

@@ -11,22 +11,31 @@ export interface ControllerMetricFamilies {
   readonly reconciles: Counter<'controller' | 'result'>;
   /** errors counts failed reconciles by controller. */
   readonly errors: Counter<'controller'>;
+  /** beforeCollect: what recorders that count in batches run to bring both counters up to date before they are read. */
+  readonly beforeCollect: Set<() => void>;
 }
 
 /** createControllerMetricFamilies registers the reconcile counters in registry (a second time throws, as prom-client does). */
 export function createControllerMetricFamilies(registry: Registry): ControllerMetricFamilies {
+  const beforeCollect = new Set<() => void>();
+  const collect = (): void => {
+    for (const flush of beforeCollect) flush();
+  };
   return {
+    beforeCollect,
     reconciles: new Counter({
       name: `${METRIC_PREFIX}controller_reconcile_total`,
       help: 'Total number of reconciliations per controller, by result.',
       labelNames: ['controller', 'result'] as const,
       registers: [registry],
+      collect,
     }),
     errors: new Counter({
       name: `${METRIC_PREFIX}controller_reconcile_errors_total`,
       help: 'Total number of reconciliation errors per controller.',
       labelNames: ['controller'] as const,
       registers: [registry],
+      collect,
     }),
   };
 }

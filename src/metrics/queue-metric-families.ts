@@ -12,6 +12,8 @@ export interface QueueMetricFamilies {
   readonly retries: Counter<'name'>;
   readonly queueDuration: Histogram<'name'>;
   readonly workDuration: Histogram<'name'>;
+  /** beforeCollect: what recorders that count in batches run to bring depth and adds up to date before they are read. */
+  readonly beforeCollect: Set<() => void>;
 }
 
 // Kubernetes' buckets: 10 ns to 10 s, so both map lookups and slow reconciles are visible.
@@ -23,9 +25,14 @@ const PREFIX = `${METRIC_PREFIX}workqueue_`;
 export function createQueueMetricFamilies(registry: Registry): QueueMetricFamilies {
   const labelNames = ['name'] as const;
   const registers = [registry];
+  const beforeCollect = new Set<() => void>();
+  const collect = (): void => {
+    for (const flush of beforeCollect) flush();
+  };
   return {
-    depth: new Gauge({ name: `${PREFIX}depth`, help: 'Current depth of the work queue.', labelNames, registers }),
-    adds: new Counter({ name: `${PREFIX}adds_total`, help: 'Total number of adds handled by the work queue.', labelNames, registers }),
+    beforeCollect,
+    depth: new Gauge({ name: `${PREFIX}depth`, help: 'Current depth of the work queue.', labelNames, registers, collect }),
+    adds: new Counter({ name: `${PREFIX}adds_total`, help: 'Total number of adds handled by the work queue.', labelNames, registers, collect }),
     retries: new Counter({ name: `${PREFIX}retries_total`, help: 'Total number of retries handled by the work queue.', labelNames, registers }),
     queueDuration: new Histogram({
       name: `${PREFIX}queue_duration_seconds`,

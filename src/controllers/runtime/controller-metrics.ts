@@ -18,15 +18,37 @@ export interface ControllerMetrics {
   removeSeries(controller: string): void;
 }
 
-/** controllerMetricsOf records into families; every controller of the app may share it. */
+/**
+ * controllerMetricsOf records into families; every controller of the app may share it. A sync
+ * counts a reconcile per key, and a prom-client increment builds its label key each time: the
+ * counts are kept here and added when a scrape reads the counters (families.beforeCollect).
+ */
 export function controllerMetricsOf(families: ControllerMetricFamilies): ControllerMetrics {
   const { reconciles, errors } = families;
+  /** pending: per controller, the reconciles not added yet, by RECONCILE_RESULTS index. */
+  const pending = new Map<string, number[]>();
+  families.beforeCollect.add(() => {
+    for (const [controller, counts] of pending) {
+      counts.forEach((n, i) => {
+        if (n > 0) reconciles.inc({ controller, result: RECONCILE_RESULTS[i] as ReconcileResult }, n);
+      });
+      const failed = counts[RECONCILE_RESULTS.indexOf('error')] ?? 0;
+      if (failed > 0) errors.inc({ controller }, failed);
+    }
+    pending.clear();
+  });
   return {
     reconciled(controller, result) {
-      reconciles.inc({ controller, result });
-      if (result === 'error') errors.inc({ controller });
+      let counts = pending.get(controller);
+      if (counts === undefined) {
+        counts = RECONCILE_RESULTS.map(() => 0);
+        pending.set(controller, counts);
+      }
+      const i = RECONCILE_RESULTS.indexOf(result);
+      counts[i] = (counts[i] ?? 0) + 1;
     },
     removeSeries(controller) {
+      pending.delete(controller);
       for (const result of RECONCILE_RESULTS) reconciles.remove({ controller, result });
       errors.remove({ controller });
     },

@@ -20,16 +20,30 @@ export interface QueueMetrics {
   removeSeries(name: string): void;
 }
 
-/** queueMetricsOf records into families; every queue of the app may share it. */
+/**
+ * queueMetricsOf records into families; every queue of the app may share it. Adds and depth change
+ * with every key of a sync, and a prom-client update builds its label key each time: they are
+ * kept here and handed to the metrics when a scrape reads them (families.beforeCollect).
+ */
 export function queueMetricsOf(families: QueueMetricFamilies): QueueMetrics {
   const { depth, adds, retries, queueDuration, workDuration } = families;
+  const pendingAdds = new Map<string, number>();
+  const depths = new Map<string, number>();
+  families.beforeCollect.add(() => {
+    for (const [name, n] of pendingAdds) adds.inc({ name }, n);
+    pendingAdds.clear();
+    for (const [name, n] of depths) depth.set({ name }, n);
+    depths.clear();
+  });
   return {
-    added: (name) => adds.inc({ name }),
-    depth: (name, n) => depth.set({ name }, n),
+    added: (name) => void pendingAdds.set(name, (pendingAdds.get(name) ?? 0) + 1),
+    depth: (name, n) => void depths.set(name, n),
     retried: (name) => retries.inc({ name }),
     queued: (name, seconds) => queueDuration.observe({ name }, seconds),
     worked: (name, seconds) => workDuration.observe({ name }, seconds),
     removeSeries: (name) => {
+      pendingAdds.delete(name);
+      depths.delete(name);
       for (const metric of [depth, adds, retries, queueDuration, workDuration]) metric.remove({ name });
     },
   };

@@ -182,6 +182,15 @@ describe('CachedObject index key builders match the index functions', () => {
     expect([namespaced, clusterScoped].filter((copy) => isCopyOf(copy, 'v1.a.b', 'y', ''))).toEqual([]);
   });
 
+  it('case 8: a copy under another name than its readable one has the same by-schema-and-name keys', () => {
+    for (const [gvr, namespace, object] of [[INSTANCES, '', 'web-1'], [CONFIGMAPS, 'team-a', 'settings']] as const) {
+      const readable = cached(gvr, namespace, object);
+      const elsewhere = { ...readable, metadata: { ...readable.metadata, name: `x${readable.metadata.name ?? ''}` } };
+      expect(keys(elsewhere)[BY_SCHEMA_AND_NAME]).toEqual(keys(readable)[BY_SCHEMA_AND_NAME]);
+      expect(keys(readable)[BY_SCHEMA_AND_NAME]?.[0]).toBe(readable.metadata.name);
+    }
+  });
+
   it('case 5: index names are unique', () => {
     expect(new Set(cachedObjectIndexes().map(({ name }) => name)).size).toBe(cachedObjectIndexes().length);
   });

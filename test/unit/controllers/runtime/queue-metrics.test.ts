@@ -94,6 +94,26 @@ describe('queue metrics', () => {
     createQueueMetrics(registry);
     expect(() => createQueueMetrics(registry)).toThrow(/already been registered/);
   });
+
+  it('case 8: adds and depth counted between scrapes add up across scrapes; a queue removed meanwhile comes back in none', async () => {
+    const registry = new Registry();
+    const families = createQueueMetricFamilies(registry);
+    const metrics = queueMetricsOf(families);
+    const queue = new WorkQueue({ name: 'q', metrics });
+    queue.add('a');
+    expect(await metricValue(registry, `${P}adds_total`, { name: 'q' })).toBe(1);
+    queue.add('b');
+    queue.add('c');
+    expect(await metricValue(registry, `${P}adds_total`, { name: 'q' })).toBe(3);
+    expect(await metricValue(registry, `${P}depth`, { name: 'q' })).toBe(3);
+    const gone = new WorkQueue({ name: 'gone', metrics });
+    gone.add('x');
+    metrics.removeSeries('gone');
+    expect(await registry.getSingleMetricAsString(`${P}adds_total`)).not.toContain('name="gone"');
+    expect(await registry.getSingleMetricAsString(`${P}depth`)).not.toContain('name="gone"');
+    queue.shutDown();
+    gone.shutDown();
+  });
 });
 
 describe('controller metrics', () => {
@@ -112,5 +132,20 @@ describe('controller metrics', () => {
     expect(await metricValue(registry, total, { controller: 'c', result: 'error' })).toBe(1);
     expect(await metricValue(registry, errors, { controller: 'c' })).toBe(1);
     expect(await metricValue(registry, errors, { controller: 'd' })).toBe(1);
+  });
+
+  it('case 2: reconciles counted between scrapes add up across scrapes; a controller removed meanwhile comes back in none', async () => {
+    const registry = new Registry();
+    const metrics = controllerMetricsOf(createControllerMetricFamilies(registry));
+    const total = 'cachegate_controller_reconcile_total';
+    metrics.reconciled('c', 'success');
+    expect(await metricValue(registry, total, { controller: 'c' })).toBe(1);
+    metrics.reconciled('c', 'success');
+    metrics.reconciled('c', 'error');
+    expect(await metricValue(registry, total, { controller: 'c', result: 'success' })).toBe(2);
+    expect(await metricValue(registry, 'cachegate_controller_reconcile_errors_total', { controller: 'c' })).toBe(1);
+    metrics.reconciled('gone', 'error');
+    metrics.removeSeries('gone');
+    expect(await registry.metrics()).not.toContain('controller="gone"');
   });
 });
