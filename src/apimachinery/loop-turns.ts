@@ -44,8 +44,8 @@ export class LoopTurns {
   private passEndQueued = false;
   /** sameShare is the recent share of items that finished in the pass they started in. */
   private sameShare = 1;
-  /** waiting are the workers holding an item that the turns were full for, first come first let in (takeNext). */
-  private readonly waiting: Array<(token: number) => void> = [];
+  /** batches are the workers holding an item that the turns were full for, a turn's worth each, first come first let in (takeNext). */
+  private readonly batches: Batch[] = [];
 
   constructor(
     private readonly budgetMs = TURN_BUDGET_MS,
@@ -90,7 +90,7 @@ export class LoopTurns {
    * undefined otherwise, and the worker then waits its place with takeNext().
    */
   tryTake(): number | undefined {
-    return this.waiting.length > 0 || this.full() ? undefined : this.take();
+    return this.batches.length > 0 || this.full() ? undefined : this.take();
   }
 
   /**
@@ -100,10 +100,15 @@ export class LoopTurns {
    * rest went back to waiting (about 2 KB of garbage per item of a sync).
    */
   takeNext(): Promise<number> {
-    return new Promise((resolve) => {
-      this.waiting.push(resolve);
+    // Workers let in by one turn share one promise: a waiting worker costs its await, not a promise of its own.
+    let batch = this.batches[this.batches.length - 1];
+    if (batch === undefined || batch.size >= this.limit()) {
+      batch = newBatch();
+      this.batches.push(batch);
       void this.nextTurn();
-    });
+    }
+    batch.size++;
+    return batch.started;
   }
 
   /** finished tells that the item whose take() returned token has ended. */
@@ -132,16 +137,33 @@ export class LoopTurns {
     return this.next;
   }
 
-  /** letIn starts the turn's share of the waiting workers; those left over wait for the next turn. */
+  /** letIn starts the first batch of waiting workers in this turn, counted as taken; later batches wait for the next turns. */
   private letIn(): void {
-    let admitted = 0;
-    while (admitted < this.waiting.length && !this.full()) (this.waiting[admitted++] as (token: number) => void)(this.take());
-    this.waiting.splice(0, admitted);
-    if (this.waiting.length > 0) void this.nextTurn();
+    const batch = this.batches.shift();
+    if (batch !== undefined) {
+      this.taken += batch.size;
+      batch.start(this.pass);
+    }
+    if (this.batches.length > 0) void this.nextTurn();
   }
 
   private endPass(): void {
     this.passEndQueued = false;
     this.pass++;
   }
+}
+
+/** Batch is the workers one turn lets in: started resolves with their token (see take()). */
+interface Batch {
+  readonly started: Promise<number>;
+  readonly start: (token: number) => void;
+  size: number;
+}
+
+function newBatch(): Batch {
+  let start: (token: number) => void = () => undefined;
+  const started = new Promise<number>((resolve) => {
+    start = resolve;
+  });
+  return { started, start, size: 0 };
 }
