@@ -11,6 +11,7 @@ import { cacheLocation } from './cache-location.js';
 import { IDENTITY_HASH_ANNOTATION } from './cached-object-annotations.js';
 import { ORIGIN_FIELDS, hasOrigin } from './cached-object-origin.js';
 import { LastKey } from './last-key.js';
+import { isReadableName } from './cached-object-name.js';
 import { AWAY_FROM_READABLE_NAME, awayFromReadableName } from './away-from-readable-name.js';
 import { BY_LABEL, BY_LOCATION_PART, BY_NAMESPACE, byLabel, byLocationPart, byNamespace } from './cached-object-label-index.js';
 
@@ -122,20 +123,9 @@ const bySchemaAndName: IndexFunc = (obj) => {
   const namespace = ORIGIN_FIELDS.namespace(obj);
   const name = ORIGIN_FIELDS.name(obj);
   const own = obj.metadata.name ?? '';
-  const exact = isSchemaAndNameKey(own, schema, namespace, name) ? own : schemaAndNameKey(schema, namespace, name);
+  const exact = isReadableName(own, schema, namespace, name) ? own : schemaAndNameKey(schema, namespace, name);
   return namespace === '' ? [exact] : [exact, schemaAndNameKey(schema, '', name)];
 };
-
-/** isSchemaAndNameKey tells, without building it, whether candidate is schemaAndNameKey(schema, namespace, name). */
-function isSchemaAndNameKey(candidate: string, schema: string, namespace: string, name: string): boolean {
-  const nameAt = candidate.length - name.length;
-  const namespaceAt = nameAt - (namespace === '' ? 0 : namespace.length + 1);
-  return namespaceAt === schema.length + 1 && candidate.startsWith(schema) && candidate.charCodeAt(schema.length) === DOT
-    && (namespace === '' || (candidate.startsWith(namespace, namespaceAt) && candidate.charCodeAt(nameAt - 1) === DOT))
-    && candidate.endsWith(name);
-}
-
-const DOT = 0x2e;
 
 /**
  * OriginalCopyQuery finds the copy of one original: indexes are kept per cache location (one

@@ -58,13 +58,19 @@ function chosenName(gvr: GroupVersionResource, namespace: string, name: string, 
 
 /**
  * isReadableName tells whether candidate is the readable form of the original's name
- * (`<schema>.<name>`, or `<schema>.<namespace>.<name>`), valid as an object name or not. It reads
- * candidate piece by piece and builds nothing: a store index asks it on every cache write.
+ * (`<schema>.<name>`, or `<schema>.<namespace>.<name>`), valid as an object name or not; schema is
+ * a GVR or its schema string. It reads candidate piece by piece and builds nothing: store indexes
+ * ask it on every cache write (the by-schema-and-name key has the same form).
  */
-export function isReadableName(candidate: string, gvr: GroupVersionResource, namespace: string, name: string): boolean {
-  let at = afterPart(candidate, 0, gvr.version);
-  at = afterPart(candidate, at, gvr.resource);
-  at = afterPart(candidate, at, groupName(gvr.group));
+export function isReadableName(candidate: string, schema: GroupVersionResource | string, namespace: string, name: string): boolean {
+  let at: number;
+  if (typeof schema === 'string') {
+    at = afterPart(candidate, 0, schema);
+  } else {
+    at = afterPart(candidate, 0, schema.version);
+    at = afterPart(candidate, at, schema.resource);
+    at = afterPart(candidate, at, groupName(schema.group));
+  }
   if (namespace !== '') at = afterPart(candidate, at, namespace);
   return at >= 0 && candidate.length === at + name.length && candidate.startsWith(name, at);
 }

@@ -3,6 +3,7 @@
 
 import { Counter } from 'prom-client';
 import type { Registry } from 'prom-client';
+import { collectHooks } from './collect-hooks.js';
 import { METRIC_PREFIX } from './metric-names.js';
 
 /** ControllerMetricFamilies are the reconcile counters of one app. */
@@ -17,10 +18,7 @@ export interface ControllerMetricFamilies {
 
 /** createControllerMetricFamilies registers the reconcile counters in registry (a second time throws, as prom-client does). */
 export function createControllerMetricFamilies(registry: Registry): ControllerMetricFamilies {
-  const beforeCollect = new Set<() => void>();
-  const collect = (): void => {
-    for (const flush of beforeCollect) flush();
-  };
+  const { beforeCollect, collect } = collectHooks();
   return {
     beforeCollect,
     reconciles: new Counter({

@@ -3,6 +3,7 @@
 
 import { Counter, Gauge, Histogram, exponentialBuckets } from 'prom-client';
 import type { Registry } from 'prom-client';
+import { collectHooks } from './collect-hooks.js';
 import { METRIC_PREFIX } from './metric-names.js';
 
 /** QueueMetricFamilies are the work queue metrics of one app, each labelled by queue name. */
@@ -25,10 +26,7 @@ const PREFIX = `${METRIC_PREFIX}workqueue_`;
 export function createQueueMetricFamilies(registry: Registry): QueueMetricFamilies {
   const labelNames = ['name'] as const;
   const registers = [registry];
-  const beforeCollect = new Set<() => void>();
-  const collect = (): void => {
-    for (const flush of beforeCollect) flush();
-  };
+  const { beforeCollect, collect } = collectHooks();
   return {
     beforeCollect,
     depth: new Gauge({ name: `${PREFIX}depth`, help: 'Current depth of the work queue.', labelNames, registers, collect }),

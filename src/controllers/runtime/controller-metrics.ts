@@ -29,11 +29,12 @@ export function controllerMetricsOf(families: ControllerMetricFamilies): Control
   const pending = new Map<string, number[]>();
   families.beforeCollect.add(() => {
     for (const [controller, counts] of pending) {
-      counts.forEach((n, i) => {
-        if (n > 0) reconciles.inc({ controller, result: RECONCILE_RESULTS[i] as ReconcileResult }, n);
+      RECONCILE_RESULTS.forEach((result, i) => {
+        const n = counts[i] ?? 0;
+        if (n === 0) return;
+        reconciles.inc({ controller, result }, n);
+        if (result === 'error') errors.inc({ controller }, n);
       });
-      const failed = counts[RECONCILE_RESULTS.indexOf('error')] ?? 0;
-      if (failed > 0) errors.inc({ controller }, failed);
     }
     pending.clear();
   });
