@@ -20,6 +20,7 @@ import { CCR_PHASES, Sources } from './app/sources.js';
 import { replicaLeadership } from './app/leadership.js';
 import { replicaReads } from './app/replica-reads.js';
 import { openState } from './app/state.js';
+import type { BatchStats } from './storage/local/group-commit.js';
 import { createMetrics } from './metrics/metrics.js';
 import type { ObservedOverlay } from './metrics/metrics.js';
 import type { ReadModel } from './read/read-model.js';
@@ -71,7 +72,8 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
   const sources = new Sources({ config, metrics, log: logger });
   // The configured sources list while the state loads: a restart does both at once.
   sources.prefetch();
-  const state = await openState(config, logger).catch(async (err: unknown) => {
+  const onLocalCommit = (stats: BatchStats): void => metrics.storageCommits.observe({ backend: 'local' }, stats.durationMs / 1000);
+  const state = await openState(config, logger, { onLocalCommit }).catch(async (err: unknown) => {
     await sources.stop();
     throw err;
   });

@@ -9,6 +9,7 @@ import { CACHED_OBJECTS_GROUP, CACHED_OBJECTS_RESOURCE } from '../cachedobjects/
 import type { ObservedThreadHeap } from '../metrics/storage-thread-gauges.js';
 import type { Backend, BackendHealth } from '../storage/backend.js';
 import type { EtcdBackend } from '../storage/etcd/etcd-backend.js';
+import type { BatchStats } from '../storage/local/group-commit.js';
 import { openLocalBackend } from '../storage/local/local-backend.js';
 import { openDurableStore } from '../store/durable-store.js';
 import { spacePrefix } from '../store/storage-key.js';
@@ -43,13 +44,18 @@ export interface AppState {
   close(): Promise<void>;
 }
 
+/** StateHooks hear what the backend does: onLocalCommit, each commit of the local backend. */
+export interface StateHooks {
+  readonly onLocalCommit?: (stats: BatchStats) => void;
+}
+
 /** openState builds the stores for config.store, loading a durable backend's state. */
-export async function openState(config: Config, log: Logger): Promise<AppState> {
+export async function openState(config: Config, log: Logger, hooks: StateHooks = {}): Promise<AppState> {
   const { eventWindow, eventWindowBytes } = config.store;
   if (config.store.backend === 'memory') {
     return { source: new MemoryStore({ eventWindow, eventWindowBytes }), cache: createCacheStore(eventWindow, eventWindowBytes), close: async () => undefined };
   }
-  const { backend, etcd } = await openBackend(config);
+  const { backend, etcd } = await openBackend(config, hooks);
   const feeds: DurableStore[] = [];
   try {
     const onSkipped = (key: string) => log.warn({ key }, 'a stored value is not an object and was skipped');
@@ -88,9 +94,9 @@ function loadError(err: unknown, kind: string): unknown {
   return new StorageOpenError(`${message} (while loading the stored state)`, { cause: err });
 }
 
-async function openBackend(config: Config): Promise<{ readonly backend: Backend; readonly etcd?: EtcdBackend }> {
+async function openBackend(config: Config, hooks: StateHooks): Promise<{ readonly backend: Backend; readonly etcd?: EtcdBackend }> {
   const { store } = config;
-  if (store.backend === 'local') return { backend: await openLocalBackend({ dataDir: store.dataDir, fsync: store.fsync }) };
+  if (store.backend === 'local') return { backend: await openLocalBackend({ dataDir: store.dataDir, fsync: store.fsync, onBatch: hooks.onLocalCommit }) };
   // etcd's client brings gRPC along: loaded only by the processes configured for it.
   const { openEtcdBackend } = await import('../storage/etcd/etcd-backend.js');
   const { etcd } = store;

@@ -66,6 +66,8 @@ export interface Metrics {
   readonly sseClients: StreamsGauge;
   /** graphqlSubscriptions: open GraphQL subscriptions, and the GraphQL facade's counters (events, operations, errors). */
   readonly graphqlSubscriptions: SubscriptionsGauge;
+  /** storageCommits: how long each commit of a backend that commits on the event loop (local) held it. */
+  readonly storageCommits: Histogram<'backend'>;
 }
 
 /** createMetrics makes a fresh registry holding every metric of one app, the scrape-time gauges reading observed. */
@@ -94,6 +96,15 @@ export function createMetrics(observed: ObservedState): Metrics {
       help: 'Time from a source object change reaching cachegate to its CachedObject being written or deleted.',
       labelNames: ['shard'] as const,
       buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers: [registry],
+    }),
+    // SQLite commits synchronously: a commit's time (its fsync and any WAL checkpoint included) is
+    // time the event loop serves nothing else, so disk latency shows here before it shows as lag.
+    storageCommits: new Histogram({
+      name: `${METRIC_PREFIX}storage_commit_seconds`,
+      help: 'Time each commit of the local backend (one transaction of grouped writes) held the event loop.',
+      labelNames: ['backend'] as const,
+      buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1],
       registers: [registry],
     }),
     workqueue: createQueueMetricFamilies(registry),
