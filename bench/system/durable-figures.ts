@@ -7,7 +7,7 @@
 import type { LoadResult } from '../lib/load-generator.js';
 import { medianBy } from '../lib/stats.js';
 import type { DurablePhaseResult } from './durable-phase.js';
-import { count, fmt, mib, ms } from './figure-format.js';
+import { count, fmt, measuredStalls, mib, ms } from './figure-format.js';
 import type { Figure } from './figure-format.js';
 import { memoryFigures } from './memory-figures.js';
 
@@ -62,7 +62,7 @@ function lagFigure(d: DurablePhaseResult, on: string): Figure {
   const l = d.lag;
   return {
     id: `durable.${d.backend}.lag.${l.rate}`, name: `replication lag, ${count(d.n)} objects, ${on}, steady ${fmt(l.rate)} writes/s`, value: l.p99, unit: 'ms',
-    text: `p50 ${ms(l.p50)} / p99 ${ms(l.p99)} / max ${ms(l.max)} (${fmt(l.achievedRate)} writes/s; the source's own watch p99 ${ms(l.sourceP99)}; `
+    text: `p50 ${ms(l.p50)} / p99 ${ms(l.p99)} / max ${ms(l.max)} (${fmt(l.achievedRate)} writes/s; the source's own watch p99 ${ms(l.sourceP99)}; ${measuredStalls(l)}; `
       + `the first 2 s after the sync at 500/s: p99 ${ms(d.cold.p99)}${l.missing > 0 ? `; ${fmt(l.missing)} of ${fmt(l.writes)} not arrived 5 s after the last write` : ''})`,
     target: { text: `p99 ≤ ${LAG_P99_TARGET_MS} ms`, met: l.missing === 0 && l.p99 <= LAG_P99_TARGET_MS },
   };

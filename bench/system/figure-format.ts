@@ -1,5 +1,8 @@
 // How the system bench's figures print their numbers.
 
+import { SLOW_COMMIT_MS } from './commit-holds.js';
+import type { CommitHolds } from './commit-holds.js';
+
 /** fmt is a whole number with thousands separators. */
 export const fmt = (n: number): string => Math.round(n).toLocaleString('en-US');
 
@@ -11,6 +14,19 @@ export const count = (n: number): string => (n >= 1e6 ? `${n / 1e6}M` : `${n / 1
 
 /** mib is a byte count in MiB, one decimal. */
 export const mib = (bytes: number): string => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
+
+/**
+ * measuredStalls says how long the measured process's event loop stalled during a lag run and, on
+ * the local backend, how many commits held it past SLOW_COMMIT_MS: a lag tail with neither came
+ * from elsewhere (the source, the machine's scheduler).
+ */
+export function measuredStalls(l: { readonly loopMaxMs: number; readonly commits?: CommitHolds }): string {
+  const loop = `the measured process's longest event-loop delay ${ms(l.loopMaxMs)}`;
+  const c = l.commits;
+  if (c === undefined) return loop;
+  const longest = Number.isFinite(c.longestAtMostMs) ? `≤ ${fmt(c.longestAtMostMs)} ms` : `> ${fmt(1000)} ms`;
+  return `${loop}, ${fmt(c.slow)} of its ${fmt(c.commits)} commits held the loop > ${SLOW_COMMIT_MS} ms (longest ${longest})`;
+}
 
 /** Figure is one row of the results. */
 export interface Figure {

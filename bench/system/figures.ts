@@ -6,7 +6,7 @@ import type { LoadResult } from '../lib/load-generator.js';
 import type { ObjectShape } from '../lib/bench-objects.js';
 import type { DurablePhaseResult } from './durable-phase.js';
 import { durableFigures } from './durable-figures.js';
-import { count, fmt, ms } from './figure-format.js';
+import { count, fmt, measuredStalls, ms } from './figure-format.js';
 import type { Figure } from './figure-format.js';
 import { memoryFigures } from './memory-figures.js';
 import type { MemoryPhaseResult } from './memory-phase.js';
@@ -118,7 +118,7 @@ function syncFigure(p: PhaseResult, headline: boolean): Figure {
 function lagFigures(p: PhaseResult): Figure[] {
   const row = (id: string, name: string, l: LagResult, withTarget: boolean): Figure => ({
     id, name, value: l.p99, unit: 'ms',
-    text: `p50 ${ms(l.p50)} / p99 ${ms(l.p99)} / max ${ms(l.max)} (${fmt(l.achievedRate)} writes/s; the source's own watch p99 ${ms(l.sourceP99)}`
+    text: `p50 ${ms(l.p50)} / p99 ${ms(l.p99)} / max ${ms(l.max)} (${fmt(l.achievedRate)} writes/s; the source's own watch p99 ${ms(l.sourceP99)}; ${measuredStalls(l)}`
       + `${l.missing > 0 ? `; ${fmt(l.missing)} of ${fmt(l.writes)} not arrived 5 s after the last write` : ''})`,
     ...(withTarget ? { target: { text: 'p99 ≤ 50 ms', met: l.missing === 0 && l.p99 <= 50 } } : {}),
   });

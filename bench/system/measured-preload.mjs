@@ -7,11 +7,13 @@
 //             'gc'), and the process's CPU time, so a phase can report GC's share;
 //   'reduce': runs the GC V8 runs under memory pressure (full GCs that also shrink the young
 //             generation and return pooled pages), so processes compared on the same load start
-//             from the same GC state (see point-reads.ts).
+//             from the same GC state (see point-reads.ts);
+//   'loop':   the longest event-loop delay since the last 'loop' (a lag run asks before and after
+//             its writes, so its row can say whether the measured process stalled meanwhile).
 // It is plain JavaScript so the compiled build runs without tsx.
 
 import process from 'node:process';
-import { PerformanceObserver } from 'node:perf_hooks';
+import { PerformanceObserver, monitorEventLoopDelay } from 'node:perf_hooks';
 
 let pausedMs = 0;
 let longestMs = 0;
@@ -21,6 +23,10 @@ new PerformanceObserver((list) => {
     longestMs = Math.max(longestMs, entry.duration);
   }
 }).observe({ entryTypes: ['gc'] });
+
+// 10 ms sampling: a delay is seen to within about that much, and the monitor costs nothing noticeable.
+const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+loopDelay.enable();
 
 // The bench that started this process is gone (it crashed or was killed): a measured process left
 // running would take CPU and memory from every later run on the machine.
@@ -34,6 +40,9 @@ process.on('message', (message) => {
   } else if (message === 'reduce') {
     globalThis.gc?.({ type: 'major', execution: 'sync', flavor: 'last-resort' });
     process.send?.('reduced');
+  } else if (message === 'loop') {
+    process.send?.({ maxMs: loopDelay.max / 1e6 });
+    loopDelay.reset();
   } else if (message === 'gc') {
     const cpu = process.cpuUsage();
     process.send?.({ pausedMs, longestMs, cpuMs: (cpu.user + cpu.system) / 1000 });

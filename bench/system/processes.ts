@@ -123,6 +123,8 @@ export interface MeasuredProcess {
   memory(): Promise<Memory>;
   /** gc reads the GC pause totals (the longest pause restarts from 0 with each call). */
   gc(): Promise<GcTotals>;
+  /** longestLoopDelayMs reads the longest event-loop delay since the last call (the first call: since start). */
+  longestLoopDelayMs(): Promise<number>;
   /** reduceMemory runs V8's memory-pressure GC: the young generation shrinks and pooled pages go back to the OS. */
   reduceMemory(): Promise<void>;
   /**
@@ -208,6 +210,7 @@ export async function startMeasured(sourceUrl: string, opts: MeasuredOptions): P
       return memory();
     },
     gc: () => ask<GcTotals>(child, 'gc'),
+    longestLoopDelayMs: async () => (await ask<{ maxMs: number }>(child, 'loop')).maxMs,
     // No request follows to check the facade serves again: the GC is over when the answer comes,
     // and a connection left idle here was reused by a request a minute later, just as the server
     // closed it (keep-alive timeout), failing that request.
@@ -217,7 +220,7 @@ export async function startMeasured(sourceUrl: string, opts: MeasuredOptions): P
 }
 
 /** ask sends measured-preload.mjs one of its questions and resolves with the answer (one question at a time). */
-function ask<T>(child: ChildProcess, question: 'memory' | 'gc' | 'reduce'): Promise<T> {
+function ask<T>(child: ChildProcess, question: 'memory' | 'gc' | 'reduce' | 'loop'): Promise<T> {
   const reply = new Promise<T>((resolve) => child.once('message', (m: T) => resolve(m)));
   child.send(question);
   return reply;

@@ -14,6 +14,8 @@ import { fetchPastShedding, post } from '../lib/bench-http.js';
 import { percentile } from '../lib/stats.js';
 import { SHARD } from './processes.js';
 import type { GcTotals, MeasuredProcess, SourceProcess } from './processes.js';
+import { commitBuckets, commitHoldsBetween } from './commit-holds.js';
+import type { CommitHolds } from './commit-holds.js';
 import { SOURCE_CLUSTER, machineClockMs } from './source-protocol.js';
 
 /** SCHEMA is the replicated schema string of the bench objects. */
@@ -104,6 +106,10 @@ export interface LagResult {
   readonly max: number;
   /** sourceP99 is the source's own part: write → its watch event at a client of the source. */
   readonly sourceP99: number;
+  /** loopMaxMs is the measured process's longest event-loop delay from the first write until every copy arrived. */
+  readonly loopMaxMs: number;
+  /** commits: the measured process's local-backend commits meanwhile (undefined on other backends). */
+  readonly commits?: CommitHolds;
 }
 
 interface Meta {
@@ -125,6 +131,8 @@ export async function lagRun(source: SourceProcess, measured: MeasuredProcess, n
     await watchEvents(sourceApi, (o) => o.metadata?.resourceVersion, (rv, at) => events.set(rv, at)),
   ];
   try {
+    const bucketsBefore = await commitBuckets(measured.url);
+    await measured.longestLoopDelayMs();
     const reply = await source.request({ type: 'writes', n, rate, seconds });
     if (reply.type !== 'written') throw new Error(`source answered ${reply.type} to writes`);
     const pending = (): number => reply.writes.filter(([rv]) => !copies.has(rv)).length;
@@ -135,7 +143,10 @@ export async function lagRun(source: SourceProcess, measured: MeasuredProcess, n
       return arrived === undefined ? [] : [arrived - at];
     }).sort((a, b) => a - b);
     const lags = lagsTo(copies);
+    const loopMaxMs = await measured.longestLoopDelayMs();
+    const commits = commitHoldsBetween(bucketsBefore, await commitBuckets(measured.url));
     return {
+      loopMaxMs, ...(commits === undefined ? {} : { commits }),
       rate, writes: reply.writes.length, achievedRate: (reply.writes.length / reply.elapsedMs) * 1000, missing: pending(),
       p50: percentile(lags, 0.5), p99: percentile(lags, 0.99), max: lags[lags.length - 1] ?? NaN, sourceP99: percentile(lagsTo(events), 0.99),
     };
