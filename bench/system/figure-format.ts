@@ -2,6 +2,7 @@
 
 import { SLOW_COMMIT_MS } from './commit-holds.js';
 import type { CommitHolds } from './commit-holds.js';
+import type { Schedule } from './thread-schedule.js';
 
 /** fmt is a whole number with thousands separators. */
 export const fmt = (n: number): string => Math.round(n).toLocaleString('en-US');
@@ -16,16 +17,20 @@ export const count = (n: number): string => (n >= 1e6 ? `${n / 1e6}M` : `${n / 1
 export const mib = (bytes: number): string => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
 
 /**
- * measuredStalls says how long the measured process's event loop stalled during a lag run and, on
- * the local backend, how many commits held it past SLOW_COMMIT_MS: a lag tail with neither came
- * from elsewhere (the source, the machine's scheduler).
+ * measuredStalls says how long the measured process's event loop stalled during a lag run; how
+ * long its main thread ran, and waited for a CPU held by another process; and, on the local
+ * backend, how many commits held the loop past SLOW_COMMIT_MS.
  */
-export function measuredStalls(l: { readonly loopMaxMs: number; readonly commits?: CommitHolds }): string {
-  const loop = `the measured process's longest event-loop delay ${ms(l.loopMaxMs)}`;
+export function measuredStalls(l: { readonly loopMaxMs: number; readonly commits?: CommitHolds; readonly schedule?: Schedule }): string {
+  const parts = [`the measured process's longest event-loop delay ${ms(l.loopMaxMs)}`];
+  const s = l.schedule;
+  if (s !== undefined) parts.push(`its main thread ran ${fmt(s.runMs)} ms and waited ${fmt(s.waitMs)} ms for a CPU`);
   const c = l.commits;
-  if (c === undefined) return loop;
-  const longest = Number.isFinite(c.longestAtMostMs) ? `≤ ${fmt(c.longestAtMostMs)} ms` : `> ${fmt(1000)} ms`;
-  return `${loop}, ${fmt(c.slow)} of its ${fmt(c.commits)} commits held the loop > ${SLOW_COMMIT_MS} ms (longest ${longest})`;
+  if (c !== undefined) {
+    const longest = Number.isFinite(c.longestAtMostMs) ? `≤ ${fmt(c.longestAtMostMs)} ms` : `> ${fmt(1000)} ms`;
+    parts.push(`${fmt(c.slow)} of its ${fmt(c.commits)} commits held the loop > ${SLOW_COMMIT_MS} ms (longest ${longest})`);
+  }
+  return parts.join(', ');
 }
 
 /** Figure is one row of the results. */

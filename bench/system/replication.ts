@@ -16,6 +16,8 @@ import { SHARD } from './processes.js';
 import type { GcTotals, MeasuredProcess, SourceProcess } from './processes.js';
 import { commitBuckets, commitHoldsBetween } from './commit-holds.js';
 import type { CommitHolds } from './commit-holds.js';
+import { mainThreadSchedule, scheduleBetween } from './thread-schedule.js';
+import type { Schedule } from './thread-schedule.js';
 import { SOURCE_CLUSTER, machineClockMs } from './source-protocol.js';
 
 /** SCHEMA is the replicated schema string of the bench objects. */
@@ -110,6 +112,8 @@ export interface LagResult {
   readonly loopMaxMs: number;
   /** commits: the measured process's local-backend commits meanwhile (undefined on other backends). */
   readonly commits?: CommitHolds;
+  /** schedule: how its main thread ran and waited for a CPU meanwhile (undefined without /proc). */
+  readonly schedule?: Schedule;
 }
 
 interface Meta {
@@ -133,6 +137,7 @@ export async function lagRun(source: SourceProcess, measured: MeasuredProcess, n
   try {
     const bucketsBefore = await commitBuckets(measured.url);
     await measured.longestLoopDelayMs();
+    const scheduledBefore = mainThreadSchedule(measured.pid);
     const reply = await source.request({ type: 'writes', n, rate, seconds });
     if (reply.type !== 'written') throw new Error(`source answered ${reply.type} to writes`);
     const pending = (): number => reply.writes.filter(([rv]) => !copies.has(rv)).length;
@@ -144,9 +149,10 @@ export async function lagRun(source: SourceProcess, measured: MeasuredProcess, n
     }).sort((a, b) => a - b);
     const lags = lagsTo(copies);
     const loopMaxMs = await measured.longestLoopDelayMs();
+    const schedule = scheduleBetween(scheduledBefore, mainThreadSchedule(measured.pid));
     const commits = commitHoldsBetween(bucketsBefore, await commitBuckets(measured.url));
     return {
-      loopMaxMs, ...(commits === undefined ? {} : { commits }),
+      loopMaxMs, ...(commits === undefined ? {} : { commits }), ...(schedule === undefined ? {} : { schedule }),
       rate, writes: reply.writes.length, achievedRate: (reply.writes.length / reply.elapsedMs) * 1000, missing: pending(),
       p50: percentile(lags, 0.5), p99: percentile(lags, 0.99), max: lags[lags.length - 1] ?? NaN, sourceP99: percentile(lagsTo(events), 0.99),
     };
