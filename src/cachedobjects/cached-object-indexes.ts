@@ -185,7 +185,7 @@ export function cachedObjectIndexes(): readonly CachedObjectIndex[] {
     { name: BY_SCHEMA_AND_NAME, fn: bySchemaAndName },
     { name: BY_SOURCE_CLUSTER_AND_SCHEMA, fn: bySourceClusterAndSchema(new LastKey()) },
     { name: BY_LABEL, fn: byLabel() },
-    { name: BY_NAMESPACE, fn: byNamespace() },
+    { name: BY_NAMESPACE, fn: byNamespace(new LastKey()) },
     { name: BY_LOCATION_PART, fn: byLocationPart() },
     { name: AWAY_FROM_READABLE_NAME, fn: awayFromReadableName },
   ];

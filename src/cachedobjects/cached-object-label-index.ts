@@ -7,6 +7,7 @@ import type { KubeObject } from '../apimachinery/object-meta.js';
 import { isPlainObject } from '../apimachinery/object-meta.js';
 import type { IndexFunc } from '../store/store.js';
 import { CLUSTER_ANNOTATION, SHARD_ANNOTATION } from './cached-object-annotations.js';
+import type { LastKey } from './last-key.js';
 
 /** BY_LABEL indexes CachedObjects by the labels of their original. */
 export const BY_LABEL = 'cachegate-byLabel';
@@ -55,17 +56,16 @@ function labelKeys(labels: Record<string, unknown>): readonly string[] {
 /** BY_NAMESPACE indexes CachedObjects by the namespace of their original ('' when cluster-scoped). */
 export const BY_NAMESPACE = 'cachegate-byNamespace';
 
-/** byNamespace gives a store's BY_NAMESPACE index function: the original's namespace, the list of the last one kept. */
-export function byNamespace(): IndexFunc {
-  let last: readonly string[] = [''];
+/** byNamespace gives a store's BY_NAMESPACE index function: the original's namespace, as the list last kept while it repeats. */
+export function byNamespace(last: LastKey): IndexFunc {
   return (co) => {
     const meta = originalMeta(co);
     if (meta === undefined) return NONE;
-    const namespace = typeof meta['namespace'] === 'string' ? meta['namespace'] : '';
-    if (namespace !== last[0]) last = [namespace];
-    return last;
+    return last.of(typeof meta['namespace'] === 'string' ? meta['namespace'] : '', '', '', namespaceKey);
   };
 }
+
+const namespaceKey = (namespace: string): string => namespace;
 
 /** BY_LOCATION_PART indexes CachedObjects by `shard=<shard>` and by `cluster=<logical cluster>`. */
 export const BY_LOCATION_PART = 'cachegate-byLocationPart';
