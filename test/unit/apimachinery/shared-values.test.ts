@@ -6,6 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { RecordIdentity } from '../../../src/apimachinery/record-identity.js';
 import { GENERATION, SharedValues } from '../../../src/apimachinery/shared-values.js';
 
 function parsed<T>(value: T): T {
@@ -102,13 +103,46 @@ describe('SharedValues', () => {
     expect(shared.size).toBeLessThanOrEqual(4 * GENERATION);
   });
 
-  it('case 12: a record whose JSON would be longer than 512 characters is not shared; its strings still are values', () => {
+  it.each([
+    { n: 12, why: 'a string longer than 256 characters', record: { a: 'x'.repeat(257), b: 1 } },
+    { n: 15, why: 'more than 64 values in all', record: { a: Array.from({ length: 16 }, (_, i) => i), b: Array.from({ length: 16 }, (_, i) => i), c: Array.from({ length: 16 }, (_, i) => i), d: Array.from({ length: 16 }, (_, i) => i) } },
+  ])('case $n: a record holding $why is not shared, nor a record holding it; its small parts still are', ({ record }) => {
+    const shared = new SharedValues();
+    const outs = [1, 2, 3, 4].map(() => shared.freeze(parsed({ outer: { record, small: { app: 'web' } } })));
+    const [, , third, fourth] = outs;
+    expect(fourth?.outer.record).not.toBe(third?.outer.record);
+    expect(fourth?.outer).not.toBe(third?.outer);
+    expect(fourth?.outer.small).toBe(third?.outer.small);
+    expect(fourth?.outer.record).toEqual(record);
+  });
+
+  it('case 16: a long record of repeated parts is shared, however long its JSON (it is found by a hash, not by its text)', () => {
     const long = { a: 'x'.repeat(200), b: 'y'.repeat(200), c: 'z'.repeat(200) };
     const shared = new SharedValues();
-    const first = shared.freeze(parsed({ long }));
-    const second = shared.freeze(parsed({ long }));
-    expect(second.long).not.toBe(first.long);
-    expect(second.long).toEqual(long);
+    const outs = [1, 2, 3].map(() => shared.freeze(parsed({ long })));
+    expect(outs[2]?.long).toBe(outs[1]?.long);
+    expect(outs[2]?.long).toEqual(long);
+  });
+
+  it('case 17: two different records whose hashes collide both stay as they are; the first keeps being shared', () => {
+    // A birthday search over the 30-bit hash finds two such records among a few tens of thousands.
+    const identity = new RecordIdentity({ maxEntries: 16, maxValues: 64, maxString: 256, ownRecord: () => false });
+    const seen = new Map<number, number>();
+    let pair: [number, number] | undefined;
+    for (let i = 0; pair === undefined && i < 1_000_000; i++) {
+      const hash = identity.hash({ port: i });
+      const earlier = seen.get(hash);
+      if (earlier === undefined) seen.set(hash, i);
+      else pair = [earlier, i];
+    }
+    expect(pair).toBeDefined();
+    const [first, second] = pair ?? [0, 0];
+    const shared = new SharedValues();
+    const firsts = [1, 2, 3].map(() => shared.freeze(parsed({ r: { port: first } })));
+    const seconds = [1, 2, 3].map(() => shared.freeze(parsed({ r: { port: second } })));
+    expect(seconds.map((o) => o.r.port)).toEqual([second, second, second]);
+    expect(seconds[2]?.r).not.toBe(firsts[1]?.r);
+    expect(shared.freeze(parsed({ r: { port: first } })).r).toBe(firsts[1]?.r);
   });
 
   it('case 13: an object\'s metadata (it has a uid and a resourceVersion) is never shared, even when equal', () => {
