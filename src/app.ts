@@ -9,6 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import type { Logger } from 'pino';
 import type { Config } from './config/config.js';
+import { SharedValues } from './apimachinery/shared-values.js';
 import { createEmbeddedSource } from './apiserver/embedded/embedded-source.js';
 import { ActiveWatches } from './apiserver/watch-stream.js';
 import { createAuthRuntime } from './app/auth-runtime.js';
@@ -69,11 +70,15 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
     // Read once the state is open: the etcd backend's client thread starts with it.
     storageThreadHeap: () => state.backend?.threadHeap() ?? Promise.resolve(undefined),
   });
-  const sources = new Sources({ config, metrics, log: logger });
+  // One table of repeated values for what the sources send and what the state loads: a restarted
+  // copy and the original its source lists again then share their records, and the replication
+  // controller tells them equal mostly by reference.
+  const sharedValues = new SharedValues();
+  const sources = new Sources({ config, metrics, log: logger, sharedValues });
   // The configured sources list while the state loads: a restart does both at once.
   sources.prefetch();
   const onLocalCommit = (stats: BatchStats): void => metrics.storageCommits.observe({ backend: 'local' }, stats.durationMs / 1000);
-  const state = await openState(config, logger, { onLocalCommit }).catch(async (err: unknown) => {
+  const state = await openState(config, logger, { onLocalCommit, sharedValues }).catch(async (err: unknown) => {
     await sources.stop();
     throw err;
   });

@@ -24,6 +24,7 @@ import { prefetchInformers } from './informer-prefetch.js';
 import type { Prefetched } from './informer-prefetch.js';
 import { CCR_GVR, startSourceRuntime } from './source-runtime.js';
 import type { SourceRuntime } from './source-runtime.js';
+import type { SharedValues } from '../apimachinery/shared-values.js';
 
 /** CCR_PHASES are every phase a CCR's status may have: the compiler holds the list to CcrPhase, both ways. */
 export const CCR_PHASES: readonly string[] = Object.keys({ Initializing: true, Ready: true, Deleting: true, Deleted: true } satisfies Record<CcrPhase, true>);
@@ -33,6 +34,8 @@ export interface SourcesOptions {
   readonly config: Pick<Config, 'embedded' | 'sources' | 'workers'>;
   readonly metrics: Metrics;
   readonly log: Logger;
+  /** sharedValues: the one table every source's objects share their repeated values through. */
+  readonly sharedValues?: SharedValues;
 }
 
 /** Sources owns the app's source runtimes. */
@@ -49,7 +52,9 @@ export class Sources {
 
   constructor(opts: SourcesOptions) {
     this.#opts = opts;
-    this.#informers = new SharedInformers({ log: opts.log.child({ component: 'informers' }), restarts: opts.metrics.informerRestarts });
+    this.#informers = new SharedInformers({
+      log: opts.log.child({ component: 'informers' }), restarts: opts.metrics.informerRestarts, ...(opts.sharedValues ? { sharedValues: opts.sharedValues } : {}),
+    });
   }
 
   /** names are every configured source's name, the embedded one first. */

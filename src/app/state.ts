@@ -18,6 +18,7 @@ import { MemoryStore } from '../store/memory-store.js';
 import { isAppError } from '../errors.js';
 import { StorageOpenError } from '../storage/storage-open-error.js';
 import { createCacheStore } from './cache-store.js';
+import type { SharedValues } from '../apimachinery/shared-values.js';
 
 /** SOURCE_SPACE and CACHE_SPACE are the stores' key spaces in a shared backend. */
 const SOURCE_SPACE = 'source';
@@ -44,9 +45,14 @@ export interface AppState {
   close(): Promise<void>;
 }
 
-/** StateHooks hear what the backend does: onLocalCommit, each commit of the local backend. */
+/**
+ * StateHooks hear what the backend does and share with the rest of the app: onLocalCommit hears
+ * each commit of the local backend; sharedValues is the table the loaded objects share their
+ * repeated values through, the sources' own (see StoreFeedOptions).
+ */
 export interface StateHooks {
   readonly onLocalCommit?: (stats: BatchStats) => void;
+  readonly sharedValues?: SharedValues;
 }
 
 /** openState builds the stores for config.store, loading a durable backend's state. */
@@ -60,7 +66,7 @@ export async function openState(config: Config, log: Logger, hooks: StateHooks =
   try {
     const onSkipped = (key: string) => log.warn({ key }, 'a stored value is not an object and was skipped');
     const onFeedError = (err: unknown) => log.error({ err }, 'the backend feed could not list again');
-    const common = { backend, eventWindow, eventWindowBytes, onSkipped, onFeedError };
+    const common = { backend, eventWindow, eventWindowBytes, onSkipped, onFeedError, ...(hooks.sharedValues ? { sharedValues: hooks.sharedValues } : {}) };
     feeds.push(await openDurableStore({ ...common, space: SOURCE_SPACE }));
     const indexes = cachedObjectIndexes().map((index) => ({ group: CACHED_OBJECTS_GROUP, resource: CACHED_OBJECTS_RESOURCE, name: index.name, fn: index.fn }));
     feeds.push(await openDurableStore({ ...common, space: CACHE_SPACE, indexes }));

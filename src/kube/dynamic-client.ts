@@ -75,10 +75,12 @@ export const LIST_PAGE_SIZE = 2_000;
 export class DynamicClient {
   readonly source: SourceConnection;
   /** sharedValues dedupes what the objects read from this source repeat; its informers use it too. */
-  readonly sharedValues = new SharedValues();
+  readonly sharedValues: SharedValues;
 
-  constructor(source: SourceConnection) {
+  /** sharedValues: a table shared with other readers (other sources, the stored copies); default, one of its own. */
+  constructor(source: SourceConnection, sharedValues = new SharedValues()) {
     this.source = source;
+    this.sharedValues = sharedValues;
   }
 
   /** get reads one object. */

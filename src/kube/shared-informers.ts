@@ -9,6 +9,7 @@ import type { BackoffOptions } from './backoff.js';
 import { DynamicClient } from './dynamic-client.js';
 import type { InformerRestarts } from './informer-metrics.js';
 import { Reflector } from './reflector.js';
+import type { SharedValues } from '../apimachinery/shared-values.js';
 import type { SourceConnection } from './source-connection.js';
 
 /** SharedInformersOptions are passed on to every reflector created. */
@@ -17,6 +18,8 @@ export interface SharedInformersOptions {
   /** restarts counts the reflectors' restarts in the app's metrics. */
   readonly restarts?: InformerRestarts;
   readonly backoff?: BackoffOptions;
+  /** sharedValues: one table for every source's objects (see DynamicClient); default, one per source. */
+  readonly sharedValues?: SharedValues;
 }
 
 /** InformerLease is one holder's use of a shared reflector; release() is idempotent. */
@@ -93,7 +96,7 @@ export class SharedInformers {
   #clientOf(source: SourceConnection): DynamicClient {
     let client = this.#clients.get(source);
     if (!client) {
-      client = new DynamicClient(source);
+      client = new DynamicClient(source, this.#opts.sharedValues);
       this.#clients.set(source, client);
     }
     return client;

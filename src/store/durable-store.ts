@@ -2,6 +2,7 @@
 // indexes (the watch cache), every write is committed to the backend first and applied from the
 // backend's change feed, and start-up loads the store's key space instead of starting empty.
 
+import type { SharedValues } from '../apimachinery/shared-values.js';
 import type { Backend } from '../storage/backend.js';
 import { BackendCommitter } from './backend-committer.js';
 import { MemoryStore } from './memory-store.js';
@@ -21,6 +22,8 @@ export interface DurableStoreOptions extends Omit<MemoryStoreOptions, 'committer
   readonly feedWaitMs?: number;
   readonly onSkipped?: (key: string) => void;
   readonly onFeedError?: (err: unknown) => void;
+  /** sharedValues: the table the loaded objects share their repeated values through (StoreFeedOptions). */
+  readonly sharedValues?: SharedValues;
 }
 
 /** FeedPosition is how far a feed has applied its backend's revisions, and a wait for more. */
@@ -42,13 +45,15 @@ export interface DurableStore {
 
 /** openDurableStore loads the store's key space from the backend and follows its changes. */
 export async function openDurableStore(opts: DurableStoreOptions): Promise<DurableStore> {
-  const { backend, space, indexes = [], onSkipped, onFeedError, feedWaitMs, ...memory } = opts;
+  const { backend, space, indexes = [], onSkipped, onFeedError, feedWaitMs, sharedValues, ...memory } = opts;
   const cache = new WatchCache(memory);
   const held = (key: ObjectKey) => cache.table.get(key);
   const committer = new BackendCommitter({ backend, space, held, ...(feedWaitMs === undefined ? {} : { feedWaitMs }) });
   const store = new MemoryStore({ ...memory, committer, cache });
   for (const index of indexes) store.addIndex(index.group, index.resource, index.name, index.fn);
-  const feed = new StoreFeed({ backend, space, cache, committer, ...(onSkipped ? { onSkipped } : {}), ...(onFeedError ? { onError: onFeedError } : {}) });
+  const feed = new StoreFeed({
+    backend, space, cache, committer, ...(onSkipped ? { onSkipped } : {}), ...(onFeedError ? { onError: onFeedError } : {}), ...(sharedValues ? { sharedValues } : {}),
+  });
   await feed.start();
   const waiters = committer.waiters;
   const position: FeedPosition = { revision: () => waiters.appliedRevision, reach: (revision, timeoutMs) => waiters.revision(revision, timeoutMs) };

@@ -19,6 +19,12 @@ export interface StoreFeedOptions {
   readonly committer: BackendCommitter;
   readonly onSkipped?: (key: string) => void;
   readonly onError?: (err: unknown) => void;
+  /**
+   * sharedValues keeps what decoded objects repeat once (see shared-values.ts). Given the table
+   * the app's source clients use, a restarted copy and the original its source lists again share
+   * their records, so telling them equal is mostly a comparison of references.
+   */
+  readonly sharedValues?: SharedValues;
 }
 
 /** StoreFeed loads a store from its backend and applies the backend's changes to it. */
@@ -26,11 +32,11 @@ export class StoreFeed {
   private readonly opts: StoreFeedOptions;
   private feed: Feed | undefined;
   private stopped = false;
-  /** shared: what decoded objects repeat is kept once (see shared-values.ts). */
-  private readonly shared = new SharedValues();
+  private readonly shared: SharedValues;
 
   constructor(opts: StoreFeedOptions) {
     this.opts = opts;
+    this.shared = opts.sharedValues ?? new SharedValues();
   }
 
   /** start loads the store's key space and follows its changes; it resolves once loaded. */
