@@ -108,7 +108,7 @@ export class SharedValues {
     const array = Array.isArray(value);
     const stringsSeen = array ? this.#shareItemStrings(value as unknown[]) : this.#shareStrings(slots);
     const hash = stringsSeen ? this.#identity.hash(value) : UNSHAREABLE;
-    const size = this.#identity.lastSize;
+    const size = hash === UNSHAREABLE ? 0 : this.#identity.lastSize;
     const found = hash === UNSHAREABLE ? undefined : this.#records.find(hash, size);
     if (found !== undefined && this.#identity.same(found, value)) return found;
     const repeated = (array ? this.#shareItemRecords(value as unknown[]) : this.#shareRecords(slots)) && stringsSeen;

@@ -27,7 +27,7 @@ describe('a durable store given a SharedValues table', () => {
     dirs.push(dataDir);
     const written = await openLocalBackend({ dataDir, fsync: false });
     const first = await openDurableStore({ backend: written, space: 'source' });
-    await first.store.create({ ...REF, namespace: 'default' }, { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: 'default' }, spec: structuredClone(SPEC) });
+    await first.store.create(REF, { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: 'default' }, spec: structuredClone(SPEC) });
     await first.stop();
     await written.close();
     const reopened = await openLocalBackend({ dataDir, fsync: false });
