@@ -99,13 +99,13 @@ export class SharedValues {
   #walk(value: unknown): unknown {
     if (typeof value === 'string') return this.#sharedString(value) ?? value;
     if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return value;
-    const slots = value as Record<string | number, unknown>;
+    const slots = value as Record<string, unknown>;
+    const array = Array.isArray(value);
     // An object's metadata names it: its name, uid and version are its own, and it is never shared.
-    if (!Array.isArray(value) && isObjectMeta(slots)) return this.#walkObjectMeta(slots);
+    if (!array && isObjectMeta(slots)) return this.#walkObjectMeta(slots);
     // Its own strings first: one seen for the first time (a name, a uid) makes the record likely
     // unique, and then it is not worth hashing; otherwise they are the shared copies by now, which
     // `same` compares by reference.
-    const array = Array.isArray(value);
     const stringsSeen = array ? this.#shareItemStrings(value as unknown[]) : this.#shareStrings(slots);
     const hash = stringsSeen ? this.#identity.hash(value) : UNSHAREABLE;
     const size = hash === UNSHAREABLE ? 0 : this.#identity.lastSize;
@@ -134,61 +134,64 @@ export class SharedValues {
    */
   #shareStrings(slots: Record<string, unknown>): boolean {
     let seen = true;
-    for (const key in slots) {
-      // (An own `__proto__` key, which JSON.parse makes, shadows the prototype setter: it is written as a key.)
-      const child = slots[key];
-      if (typeof child !== 'string' || child.length < MIN_STRING) continue;
-      const found = this.#sharedString(child);
-      if (found === undefined) seen = false;
-      else slots[key] = found;
-    }
+    for (const key in slots) seen = this.#shareStringAt(slots, key) && seen;
     return seen;
   }
 
   /** shareItemStrings is shareStrings for an array (for-in would visit its indexes as strings, the slow way). */
   #shareItemStrings(items: unknown[]): boolean {
     let seen = true;
-    for (let i = 0; i < items.length; i++) {
-      const child = items[i];
-      if (typeof child !== 'string' || child.length < MIN_STRING) continue;
-      const found = this.#sharedString(child);
-      if (found === undefined) seen = false;
-      else items[i] = found;
-    }
+    for (let i = 0; i < items.length; i++) seen = this.#shareStringAt(items, i) && seen;
     return seen;
-  }
-
-  /** shareItemRecords is shareRecords for an array. */
-  #shareItemRecords(items: unknown[]): boolean {
-    let repeated = true;
-    for (let i = 0; i < items.length; i++) {
-      const child = items[i];
-      if (typeof child !== 'object' || child === null) continue;
-      const kept = this.#walk(child);
-      if (kept === child) repeated = false;
-      else items[i] = kept;
-    }
-    return repeated;
   }
 
   /** shareRecords walks the record entries of a record, puts what to keep in their place, and tells whether every one was seen before. */
   #shareRecords(slots: Record<string, unknown>): boolean {
     let repeated = true;
-    for (const key in slots) {
-      const child = slots[key];
-      if (typeof child !== 'object' || child === null) continue;
-      const kept = this.#walk(child);
-      if (kept === child) repeated = false;
-      else slots[key] = kept;
-    }
+    for (const key in slots) repeated = this.#shareRecordAt(slots, key) && repeated;
     return repeated;
+  }
+
+  /** shareItemRecords is shareRecords for an array. */
+  #shareItemRecords(items: unknown[]): boolean {
+    let repeated = true;
+    for (let i = 0; i < items.length; i++) repeated = this.#shareRecordAt(items, i) && repeated;
+    return repeated;
+  }
+
+  /** shareStringAt puts the shared copy of a string entry in its place; false when the string was not seen before. Other entries: true. */
+  #shareStringAt(parent: Record<string, unknown> | unknown[], key: string | number): boolean {
+    const slots = parent as Record<string | number, unknown>;
+    // (An own `__proto__` key, which JSON.parse makes, shadows the prototype setter: it is written as a key.)
+    const child = slots[key];
+    if (typeof child !== 'string' || child.length < MIN_STRING) return true;
+    const found = this.#sharedString(child);
+    if (found === undefined) return false;
+    // Equal strings compare equal whichever copy they are: the shared one is always written back.
+    slots[key] = found;
+    return true;
+  }
+
+  /** shareRecordAt walks a record or array entry and puts what to keep in its place; false when it was not seen before. Other entries: true. */
+  #shareRecordAt(parent: Record<string, unknown> | unknown[], key: string | number): boolean {
+    const slots = parent as Record<string | number, unknown>;
+    const child = slots[key];
+    if (typeof child !== 'object' || child === null) return true;
+    const kept = this.#walk(child);
+    if (kept === child) return false;
+    slots[key] = kept;
+    return true;
   }
 
   /** walkObjectMeta walks an object's metadata, its own fields without a lookup, and freezes it. */
   #walkObjectMeta(meta: Record<string, unknown>): Record<string, unknown> {
     for (const name in meta) {
-      if (OWN_META_FIELDS.has(name)) this.#ownValue(meta, name);
-      else this.#replaceChild(meta, name);
+      if (OWN_META_FIELDS.has(name)) {
+        this.#ownValue(meta, name);
+      } else {
+        this.#shareStringAt(meta, name);
+        this.#shareRecordAt(meta, name);
+      }
     }
     return Object.freeze(meta);
   }
@@ -208,26 +211,6 @@ export class SharedValues {
     } else if (typeof value === 'object') {
       this.#walk(value);
     }
-  }
-
-  /** replaceChild walks one child, puts what to keep in its place, and tells whether it was seen before. */
-  #replaceChild(parent: Record<string, unknown> | unknown[], key: string | number): boolean {
-    const slots = parent as Record<string | number, unknown>;
-    const child = slots[key];
-    // (An own `__proto__` key, which JSON.parse makes, shadows the prototype setter: it is written as a key.)
-    if (typeof child === 'string') {
-      if (child.length < MIN_STRING) return true;
-      const found = this.#sharedString(child);
-      if (found === undefined) return false;
-      // Equal strings compare equal whichever copy they are: the shared one is always written back.
-      slots[key] = found;
-      return true;
-    }
-    if (typeof child !== 'object' || child === null) return true;
-    const kept = this.#walk(child);
-    if (kept === child) return false;
-    slots[key] = kept;
-    return true;
   }
 }
 
