@@ -325,13 +325,17 @@ describe('the dashboard', () => {
 
       // A wide table scrolls inside its own box, by keyboard too, and keeps its place and the
       // focus while the overview refreshes it (its "last successful sync" changes every refresh).
+      // The refresh patches the table in place, so a scroll still animating from a key press
+      // is not cut off: the box is the same element afterwards (a mark set on it survives).
       const sources = await tabTo(page, '.table-scroll[aria-label="Sources"]');
+      await sources.evaluate((el) => Object.assign(el, { keptMark: true }));
       await page.keyboard.press('ArrowRight');
       const scrolled = await waitForScrolled(sources);
       const synced = await page.locator('td[data-source="embedded"] ~ td').nth(1).innerText();
       await page.locator('td[data-source="embedded"] ~ td').nth(1).filter({ hasNotText: synced }).waitFor();
       expect(await page.locator('.table-scroll[aria-label="Sources"]:focus').count()).toBe(1);
       expect(await scrollLeft(sources)).toBe(scrolled);
+      expect(await sources.evaluate((el) => (el as unknown as { keptMark?: boolean }).keptMark)).toBe(true);
 
       // Back to the navigation: Shift+Tab to the event feed's link, Enter.
       const events = await tabTo(page, 'a[data-view-link="events"]', 'Shift+Tab');
