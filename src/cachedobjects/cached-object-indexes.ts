@@ -4,6 +4,7 @@
 // part is written `<name>` alone for cluster-scoped originals, as Kubernetes' namespace keys are.
 
 import { groupResourceKey, schemaOf } from '../apimachinery/gvr.js';
+import { labelIndexFunc, labelIndexName } from '../apimachinery/label-index.js';
 import type { GroupResource, GroupVersionResource } from '../apimachinery/gvr.js';
 import type { KubeObject } from '../apimachinery/object-meta.js';
 import type { IndexFunc } from '../store/store.js';
@@ -13,6 +14,7 @@ import { ORIGIN_FIELDS, hasOrigin } from './cached-object-origin.js';
 import { LastKey } from './last-key.js';
 import { isReadableName } from './cached-object-name.js';
 import { AWAY_FROM_READABLE_NAME, awayFromReadableName } from './away-from-readable-name.js';
+import { SCHEMA_LABEL } from './cached-object-labels.js';
 import { BY_LABEL, BY_LOCATION_PART, BY_NAMESPACE, byLabel, byLocationPart, byNamespace } from './cached-object-label-index.js';
 
 /** SchemaRef is a GVR or its schema string `<version>.<resource>.<group>`. */
@@ -173,6 +175,14 @@ export interface CachedObjectIndex {
 }
 
 /**
+ * BY_SCHEMA_LABEL indexes copies by their own schema label as it is written (a hashed stand-in for a
+ * long schema), so that kube-API lists and watches selecting the copies of one resource by that
+ * label read one bucket, or no label at all when every copy carries it (see src/store/label-index-plan.ts).
+ * BY_SCHEMA cannot serve them: it holds the full schema, which a hashed label does not equal.
+ */
+export const BY_SCHEMA_LABEL = labelIndexName(SCHEMA_LABEL);
+
+/**
  * cachedObjectIndexes lists every CachedObject index, to register on one cache store. Each call
  * gives functions of their own: the keys they remember (LastKey) belong to one store.
  */
@@ -188,6 +198,7 @@ export function cachedObjectIndexes(): readonly CachedObjectIndex[] {
     { name: BY_NAMESPACE, fn: byNamespace(new LastKey()) },
     { name: BY_LOCATION_PART, fn: byLocationPart() },
     { name: AWAY_FROM_READABLE_NAME, fn: awayFromReadableName },
+    { name: BY_SCHEMA_LABEL, fn: labelIndexFunc(SCHEMA_LABEL) },
   ];
 }
 

@@ -10,6 +10,7 @@ import { UidSource } from '../apimachinery/uid-source.js';
 import { deepFreezeMeasured } from '../apimachinery/object-bytes.js';
 import type { KubeObject, ObjectMeta } from '../apimachinery/object-meta.js';
 import { byNamespaceAndName, collectObjects, collectUnsorted, indexedCount, indexedObjects, listFingerprint } from './list-query.js';
+import { planLabelIndex } from './label-index-plan.js';
 import type { ClusterTable } from './object-table.js';
 import type { Committer, PlannedWrite } from './committer.js';
 import { StaleView } from './committer.js';
@@ -112,10 +113,11 @@ export class MemoryStore implements S.ResourceStore, S.IndexReader {
     const fingerprint = paged ? listFingerprint(scope, opts) : '';
     if (opts.continue !== undefined && opts.continue !== '') return this.cache.snapshots.resume(opts.continue, fingerprint, limit);
     const table = this.table.resource(scope.group, scope.resource);
+    const filters = planLabelIndex(table, scope, opts);
     // A first page of a large list is picked without sorting every match (see first-in-order.ts).
-    const unsorted = limit > 0 ? collectUnsorted(table, scope, opts) : undefined;
+    const unsorted = limit > 0 ? collectUnsorted(table, scope, filters) : undefined;
     if (unsorted !== undefined) return this.cache.snapshots.start(unsorted, String(this.rv), fingerprint, limit, byNamespaceAndName);
-    return this.cache.snapshots.start(collectObjects(table, scope, opts), String(this.rv), fingerprint, limit);
+    return this.cache.snapshots.start(collectObjects(table, scope, filters), String(this.rv), fingerprint, limit);
   }
 
   /** update replaces a stored object; see ResourceStore.update. */
@@ -150,7 +152,8 @@ export class MemoryStore implements S.ResourceStore, S.IndexReader {
   /** deleteCollection deletes every match of a list; see ResourceStore.deleteCollection. */
   async deleteCollection(scope: S.Scope, list: S.ListOptions = {}, opts: S.DeleteOptions = {}): Promise<readonly KubeObject[]> {
     const clusters: string[] = [];
-    const matches = collectObjects(this.table.resource(scope.group, scope.resource), scope, list, clusters);
+    const table = this.table.resource(scope.group, scope.resource);
+    const matches = collectObjects(table, scope, planLabelIndex(table, scope, list), clusters);
     const keys = matches.map((obj, i) => ({ cluster: clusters[i] ?? '', group: scope.group, resource: scope.resource, namespace: obj.metadata.namespace ?? '', name: obj.metadata.name ?? '' }));
     const deleted: KubeObject[] = [];
     // With a backend, deletes go out in parallel waves, so commits can share the backend's batches.

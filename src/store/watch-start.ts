@@ -7,6 +7,7 @@ import { tooLargeResourceVersion } from './store-errors.js';
 import type { KubeObject } from '../apimachinery/object-meta.js';
 import type { EventWindow } from './event-window.js';
 import { collectObjects } from './list-query.js';
+import { planLabelIndex } from './label-index-plan.js';
 import type { ObjectTable } from './object-table.js';
 import type { Scope, Watch, WatchListener, WatchOptions } from './store.js';
 import type { WatchHub } from './watch-hub.js';
@@ -35,7 +36,7 @@ export function startWatch(ctx: WatchContext, scope: Scope, opts: WatchOptions, 
   const resource = ctx.table.ensureResource(scope.group, scope.resource);
   const watcher = new Watcher({ ...scope, labelSelector: opts.labelSelector, fieldSelector: opts.fieldSelector }, listener, ctx.onListenerError);
   if (opts.sendInitialEvents === true || from === 0) {
-    for (const obj of collectObjects(resource, scope, opts)) watcher.send('ADDED', obj);
+    for (const obj of collectObjects(resource, scope, planLabelIndex(resource, scope, opts))) watcher.send('ADDED', obj);
     if (opts.sendInitialEvents === true) watcher.send('BOOKMARK', bookmarkObject(current, true));
   } else {
     if (!ctx.window.canResumeFrom(from)) {

@@ -5,6 +5,7 @@ import {
   BY_IDENTITY_AND_GROUP_RESOURCE,
   BY_SCHEMA,
   BY_SCHEMA_AND_NAME,
+  BY_SCHEMA_LABEL,
   BY_SOURCE_CLUSTER_AND_SCHEMA,
   cachedObjectIndexes,
   groupResourceIndexKey,
@@ -19,6 +20,7 @@ import {
 import { cachedObjectOrigin } from '../../../src/cachedobjects/cached-object-origin.js';
 import { AWAY, AWAY_FROM_READABLE_NAME } from '../../../src/cachedobjects/away-from-readable-name.js';
 import { cachedObjectName } from '../../../src/cachedobjects/cached-object-name.js';
+import { hashedLabelValue } from '../../../src/cachedobjects/cached-object-labels.js';
 import { wrapCachedObject } from '../../../src/cachedobjects/wrap-cached-object.js';
 import type { GroupVersionResource } from '../../../src/apimachinery/gvr.js';
 import type { KubeObject } from '../../../src/apimachinery/object-meta.js';
@@ -56,6 +58,7 @@ describe('CachedObject index keys', () => {
         [BY_NAMESPACE]: [''],
         [BY_LOCATION_PART]: ['shard=shard-1', 'cluster=root:org'],
         [AWAY_FROM_READABLE_NAME]: [],
+        [BY_SCHEMA_LABEL]: ['v1alpha1.instances.machines.svm.io'],
       },
     },
     {
@@ -72,6 +75,7 @@ describe('CachedObject index keys', () => {
         [BY_NAMESPACE]: ['team-a'],
         [BY_LOCATION_PART]: ['shard=shard-1', 'cluster=root:org'],
         [AWAY_FROM_READABLE_NAME]: [],
+        [BY_SCHEMA_LABEL]: ['v1.configmaps.core'],
       },
     },
     {
@@ -88,6 +92,7 @@ describe('CachedObject index keys', () => {
         [BY_NAMESPACE]: ['team-a'],
         [BY_LOCATION_PART]: ['shard=shard-1', 'cluster=root:org'],
         [AWAY_FROM_READABLE_NAME]: [],
+        [BY_SCHEMA_LABEL]: [hashedLabelValue(`v1.widgets.${LONG_GVR.group}`)],
       },
     },
     {
@@ -104,6 +109,7 @@ describe('CachedObject index keys', () => {
         [BY_NAMESPACE]: ['team-a'],
         [BY_LOCATION_PART]: ['shard=shard-1', 'cluster=root:org'],
         [AWAY_FROM_READABLE_NAME]: [],
+        [BY_SCHEMA_LABEL]: ['v1.configmaps.core'],
       },
     },
     {

@@ -1,0 +1,20 @@
+// Indexes on one label of the stored objects themselves. A store plans a list's label selector
+// onto an index registered under labelIndexName (see src/store/label-index-plan.ts), as
+// kube-apiserver's watch cache plans selectors onto its `l:<label>` indexers.
+
+import type { KubeObject } from './object-meta.js';
+
+const NO_VALUES: readonly string[] = [];
+
+/** labelIndexName is the name a label's index is registered under; stores recognize it by that name. */
+export function labelIndexName(key: string): string {
+  return `label:${key}`;
+}
+
+/** labelIndexFunc indexes an object by its own value of one label; an object without it is not indexed. */
+export function labelIndexFunc(key: string): (obj: KubeObject) => readonly string[] {
+  return (obj) => {
+    const value = obj.metadata.labels?.[key];
+    return value === undefined ? NO_VALUES : [value];
+  };
+}
