@@ -1,16 +1,18 @@
 // Objects by logical cluster, namespace and name, in nested maps whose keys are the objects' own
 // strings: a flat map keyed `<cluster>|<namespace>/<name>` kept one more string per object (about
-// 40 bytes at a million objects, for nothing but the lookup). The names stay in a plain Map, for its
-// insertion order: a list is applied, and its copies written, in the source's name order, which
-// keeps a local backend's inserts appending. A chunked map (hash order) made a 100k sync on the
-// local backend about 25% slower (twice the SQLite commit time), though it would spare the single
-// rehash of a million names that stalls a list's replace for about 190 ms.
+// 40 bytes at a million objects, for nothing but the lookup). The names keep their insertion
+// order: a list is applied, and its copies written, in the source's name order, which keeps a
+// local backend's inserts appending (a map in hash order made a 100k sync on the local backend
+// about 25% slower, twice the SQLite commit time). They are in an OrderedChunkedMap rather than a
+// Map, which kept that order too but rehashed a million names in one call, stalling a sync for
+// about 190 ms.
 
 import type { KubeObject } from '../apimachinery/object-meta.js';
+import { OrderedChunkedMap } from '../apimachinery/ordered-chunked-map.js';
 
 /** ClusterObjects maps (cluster, namespace, name) to one object; namespace '' is cluster-scoped. */
 export class ClusterObjects {
-  readonly #clusters = new Map<string, Map<string, Map<string, KubeObject>>>();
+  readonly #clusters = new Map<string, Map<string, OrderedChunkedMap<KubeObject>>>();
   readonly #clusterOf: (obj: KubeObject) => string;
   #size = 0;
 
@@ -43,7 +45,7 @@ export class ClusterObjects {
     const namespace = obj.metadata.namespace ?? '';
     let names = namespaces.get(namespace);
     if (names === undefined) {
-      names = new Map();
+      names = new OrderedChunkedMap();
       namespaces.set(namespace, names);
     }
     const name = obj.metadata.name ?? '';

@@ -2,6 +2,8 @@
 //   case 1: same-named objects of two clusters and two namespaces stay apart.
 //   case 2: set answers the object it replaced; size counts objects, not writes.
 //   case 3: delete forgets one object and reports whether it was there; values() lists what is left.
+//   case 4: a namespace of 40,000 objects (past the point where its names spread over chunks) lists
+//           them in the order they were set, as a list applied in the source's order wrote them.
 
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../../src/apimachinery/object-meta.js';
@@ -50,5 +52,18 @@ describe('ClusterObjects', () => {
     expect([...objects.values()]).toEqual([]);
     objects.set(obj('c1', 'ns', 'b', 'again'));
     expect(tags(objects.values())).toEqual(['again']);
+  });
+
+  it('case 4: a namespace of 40,000 objects lists them in the order they were set, updates in place, re-adds last', () => {
+    const objects = new ClusterObjects(clusterOf);
+    const names = Array.from({ length: 40_000 }, (_, i) => `w-${String(39_999 - i).padStart(5, '0')}`);
+    for (const name of names) objects.set(obj('c1', 'ns', name, name));
+    objects.set(obj('c1', 'ns', names[7] ?? '', 'updated'));
+    objects.delete(obj('c1', 'ns', names[0] ?? '', ''));
+    objects.set(obj('c1', 'ns', names[0] ?? '', 'again'));
+    const want = [...names.slice(1, 7), 'updated', ...names.slice(8), 'again'];
+    expect([...objects.values()].map((o) => o.metadata.annotations?.['tag'])).toEqual(want);
+    expect(objects.size).toBe(40_000);
+    expect(objects.get('c1', 'ns', names[20_000] ?? '')?.metadata.name).toBe(names[20_000]);
   });
 });
