@@ -44,7 +44,7 @@ per small one).
 
 Two of the memory backend's targets are not met. Both are limited by how a copy is held: as JavaScript objects.
 
-- **Small objects' memory** (~360-byte JSON, heap after GC 931 B per copy, target ≤ 1.5x = 545 B).
+- **Small objects' memory** (~360-byte JSON, heap after GC about 940 B per copy, target ≤ 1.5x = 545 B).
   A heap snapshot after a 100k sync puts each copy's cost at:
   - the CachedObject's own fields, 464 B: its root, metadata, labels and annotations objects, its
     spec, and its name, uid and resourceVersion strings;
