@@ -11,10 +11,18 @@ export function labelIndexName(key: string): string {
   return `label:${key}`;
 }
 
-/** labelIndexFunc indexes an object by its own value of one label; an object without it is not indexed. */
+/**
+ * labelIndexFunc indexes an object by its own value of one label; an object without it is not
+ * indexed. Every write runs it, and a sync writes runs of one value: the last value's list is
+ * handed out again (not frozen: V8's for-of over a frozen array allocates per step). Each call
+ * gives a function of its own, for one store.
+ */
 export function labelIndexFunc(key: string): (obj: KubeObject) => readonly string[] {
+  let last: readonly string[] = NO_VALUES;
   return (obj) => {
     const value = obj.metadata.labels?.[key];
-    return value === undefined ? NO_VALUES : [value];
+    if (value === undefined) return NO_VALUES;
+    if (last[0] !== value) last = [value];
+    return last;
   };
 }

@@ -8,7 +8,7 @@
 
 import { compileLabelSelector } from '../apimachinery/compile-label-selector.js';
 import { labelIndexName } from '../apimachinery/label-index.js';
-import type { Requirement } from '../apimachinery/selector.js';
+import { clustersOf } from './list-query.js';
 import type { ListFilters } from './list-query.js';
 import type { ClusterTable, ResourceTable } from './object-table.js';
 import type { Scope } from './store.js';
@@ -25,20 +25,24 @@ const SELECTIVE = 1 / 4;
 export function planLabelIndex(table: ResourceTable | undefined, scope: Scope, filters: ListFilters): ListFilters {
   const selector = filters.labelSelector;
   if (table === undefined || filters.index !== undefined || selector === undefined || selector.empty) return filters;
-  const clusters = clustersInScope(table, scope);
+  // Read only once a requirement has an index: most resources have none.
+  let clusters: ClusterTable[] | undefined;
+  let held = 0;
   for (const requirement of selector.requirements) {
     if (requirement.operator !== '=' && requirement.operator !== 'in') continue;
     const name = labelIndexName(requirement.key);
     if (!table.indexFns.has(name)) continue;
+    if (clusters === undefined) {
+      clusters = clustersOf(table, scope);
+      held = clusters.reduce((sum, cluster) => sum + cluster.count, 0);
+    }
     // An object has one value per label, so the buckets of several values never overlap.
     let carrying = 0;
-    let held = 0;
     for (const cluster of clusters) {
       const index = cluster.indexes.get(name);
       for (const value of requirement.values) carrying += index?.count(value) ?? 0;
-      held += cluster.count;
     }
-    if (carrying === held) return { ...filters, labelSelector: compileLabelSelector(without(selector.requirements, requirement)) };
+    if (carrying === held) return { ...filters, labelSelector: compileLabelSelector(selector.requirements.filter((r) => r !== requirement)) };
     if (carrying <= objectsInScope(clusters, scope) * SELECTIVE) {
       const [only] = requirement.values;
       return { ...filters, index: { name, value: requirement.values.length === 1 && only !== undefined ? only : requirement.values } };
@@ -47,18 +51,8 @@ export function planLabelIndex(table: ResourceTable | undefined, scope: Scope, f
   return filters;
 }
 
-function clustersInScope(table: ResourceTable, scope: Scope): ClusterTable[] {
-  if (scope.cluster === undefined) return [...table.clusters.values()];
-  const cluster = table.clusters.get(scope.cluster);
-  return cluster === undefined ? [] : [cluster];
-}
-
 function objectsInScope(clusters: readonly ClusterTable[], scope: Scope): number {
   let count = 0;
   for (const cluster of clusters) count += scope.namespace === undefined ? cluster.count : (cluster.namespaces.get(scope.namespace)?.size ?? 0);
   return count;
-}
-
-function without(requirements: readonly Requirement[], dropped: Requirement): Requirement[] {
-  return requirements.filter((r) => r !== dropped);
 }

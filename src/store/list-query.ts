@@ -97,7 +97,8 @@ export function listFingerprint(scope: Scope, filters: ListFilters): string {
   ]);
 }
 
-function clustersOf(table: ResourceTable, scope: Scope): ClusterTable[] {
+/** clustersOf is the cluster tables a scope covers: its one cluster, or all in name order. */
+export function clustersOf(table: ResourceTable, scope: Scope): ClusterTable[] {
   if (scope.cluster !== undefined) {
     const cluster = table.clusters.get(scope.cluster);
     return cluster === undefined ? [] : [cluster];
