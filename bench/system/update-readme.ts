@@ -60,7 +60,7 @@ Two of the memory backend's targets are not met. Both are limited by how a copy 
   another way reclaims no slack.
   The wrapper alone is 85% of the target. Meeting it takes copies that are not materialized
   (derived from the original and its location when read) and originals kept as their JSON bytes.
-- **REST point read vs \`/livez\`** (0.80x to 0.88x in full runs, target 0.9x). The figure reads
+- **REST point read vs \`/livez\`** (0.77x to 0.88x in full runs, target 0.9x). The figure reads
   one object again and again, so the lookup runs on warm data. With \`/livez\` at 40-43 µs of
   server CPU per request, the point read may cost at most 44-48 µs; it costs 49 µs. Paired
   1-second runs of that same URL, each variant against its own \`/livez\`:
