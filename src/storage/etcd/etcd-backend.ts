@@ -11,8 +11,8 @@ import type { Backend, BackendHealth, BackendList, BackendOp, EntryReader, Feed,
 import { EtcdBatcher } from './etcd-batcher.js';
 import { EtcdCaller } from './etcd-caller.js';
 import { openEtcdClient } from './etcd-client.js';
-import type { EtcdTlsFiles } from './etcd-client.js';
 import { EtcdClientThread } from './etcd-client-thread.js';
+import type { EtcdBackendOptions } from './etcd-backend-options.js';
 import { EtcdCompactor } from './etcd-compactor.js';
 import type { CompactionStatus } from './etcd-compactor.js';
 import { EtcdFeed } from './etcd-feed.js';
@@ -22,27 +22,6 @@ import { DEFAULT_ETCD_PREFIX, EtcdKeyspace } from './etcd-keyspace.js';
 import { listPrefix } from './etcd-list.js';
 import { Reachability } from './etcd-reachability.js';
 import { barrierTransaction, groupTransaction, singleTransaction } from './etcd-transaction.js';
-
-/** EtcdBackendOptions configures the etcd backend. */
-export interface EtcdBackendOptions {
-  /** endpoints are the members' client URLs (http://host:port, or https:// with tls). */
-  readonly endpoints: readonly string[];
-  /** prefix is where the backend's keys live in etcd; default '/cachegate'. */
-  readonly prefix?: string;
-  /** tls names PEM files, read at open; one that cannot be read is a StorageOpenError. */
-  readonly tls?: EtcdTlsFiles;
-  /** dialTimeoutMs bounds the first contact at open and each health probe; default 5,000. */
-  readonly dialTimeoutMs?: number;
-  /** requestTimeoutMs bounds every call, retries included; default 10,000. */
-  readonly requestTimeoutMs?: number;
-  /** compactIntervalMs is how often etcd is compacted (to the previous tick's revision); 0 disables; default 5 min. */
-  readonly compactIntervalMs?: number;
-  /**
-   * clientThread runs commits, lists and feeds on a second etcd client in a worker thread (see
-   * etcd-client-thread.ts); the calls of leader election, shared records and probes stay here.
-   */
-  readonly clientThread?: boolean;
-}
 
 const DEFAULT_DIAL_TIMEOUT_MS = 5_000;
 const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;

@@ -5,7 +5,7 @@
 import { AppError, isErrorCode } from '../../errors.js';
 import type { ErrorDetails } from '../../errors.js';
 import type { BackendHealth, BackendOp, Change, OpResult, StoredEntry } from '../backend.js';
-import type { EtcdBackendOptions } from './etcd-backend.js';
+import type { EtcdBackendOptions } from './etcd-backend-options.js';
 
 /** ThreadFence is a fence as it crosses: the holder's key bytes and their create revision. */
 export interface ThreadFence {
