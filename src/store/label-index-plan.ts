@@ -8,7 +8,7 @@
 
 import { compileLabelSelector } from '../apimachinery/compile-label-selector.js';
 import { labelIndexName } from '../apimachinery/label-index.js';
-import { clustersOf } from './list-query.js';
+import { clustersIn } from './list-query.js';
 import type { ListFilters } from './list-query.js';
 import type { ClusterTable, ResourceTable } from './object-table.js';
 import type { Scope } from './store.js';
@@ -25,25 +25,21 @@ const SELECTIVE = 1 / 4;
 export function planLabelIndex(table: ResourceTable | undefined, scope: Scope, filters: ListFilters): ListFilters {
   const selector = filters.labelSelector;
   if (table === undefined || filters.index !== undefined || selector === undefined || selector.empty) return filters;
-  // Read only once a requirement has an index: most resources have none.
-  let clusters: ClusterTable[] | undefined;
-  let held = 0;
+  // Counted only once a requirement has an index: most resources have none.
+  let counted: { clusters: ClusterTable[]; held: number; inScope: number } | undefined;
   for (const requirement of selector.requirements) {
     if (requirement.operator !== '=' && requirement.operator !== 'in') continue;
     const name = labelIndexName(requirement.key);
     if (!table.indexFns.has(name)) continue;
-    if (clusters === undefined) {
-      clusters = clustersOf(table, scope);
-      held = clusters.reduce((sum, cluster) => sum + cluster.count, 0);
-    }
+    counted ??= countScope(clustersIn(table, scope), scope);
     // An object has one value per label, so the buckets of several values never overlap.
     let carrying = 0;
-    for (const cluster of clusters) {
+    for (const cluster of counted.clusters) {
       const index = cluster.indexes.get(name);
       for (const value of requirement.values) carrying += index?.count(value) ?? 0;
     }
-    if (carrying === held) return { ...filters, labelSelector: compileLabelSelector(selector.requirements.filter((r) => r !== requirement)) };
-    if (carrying <= objectsInScope(clusters, scope) * SELECTIVE) {
+    if (carrying === counted.held) return { ...filters, labelSelector: compileLabelSelector(selector.requirements.filter((r) => r !== requirement)) };
+    if (carrying <= counted.inScope * SELECTIVE) {
       const [only] = requirement.values;
       return { ...filters, index: { name, value: requirement.values.length === 1 && only !== undefined ? only : requirement.values } };
     }
@@ -51,8 +47,13 @@ export function planLabelIndex(table: ResourceTable | undefined, scope: Scope, f
   return filters;
 }
 
-function objectsInScope(clusters: readonly ClusterTable[], scope: Scope): number {
-  let count = 0;
-  for (const cluster of clusters) count += scope.namespace === undefined ? cluster.count : (cluster.namespaces.get(scope.namespace)?.size ?? 0);
-  return count;
+/** countScope counts the objects the scope's clusters hold (held) and those of its namespace, if it names one (inScope). */
+function countScope(clusters: ClusterTable[], scope: Scope): { clusters: ClusterTable[]; held: number; inScope: number } {
+  let held = 0;
+  let inScope = 0;
+  for (const cluster of clusters) {
+    held += cluster.count;
+    inScope += scope.namespace === undefined ? cluster.count : (cluster.namespaces.get(scope.namespace)?.size ?? 0);
+  }
+  return { clusters, held, inScope };
 }

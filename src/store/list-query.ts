@@ -97,13 +97,17 @@ export function listFingerprint(scope: Scope, filters: ListFilters): string {
   ]);
 }
 
-/** clustersOf is the cluster tables a scope covers: its one cluster, or all in name order. */
+/** clustersIn is the cluster tables a scope covers, in no particular order: for counting. */
+export function clustersIn(table: ResourceTable, scope: Scope): ClusterTable[] {
+  if (scope.cluster === undefined) return [...table.clusters.values()];
+  const cluster = table.clusters.get(scope.cluster);
+  return cluster === undefined ? [] : [cluster];
+}
+
+/** clustersOf is clustersIn in cluster name order, the order a list answers in. */
 export function clustersOf(table: ResourceTable, scope: Scope): ClusterTable[] {
-  if (scope.cluster !== undefined) {
-    const cluster = table.clusters.get(scope.cluster);
-    return cluster === undefined ? [] : [cluster];
-  }
-  return sortedKeys(table.clusters).map((name) => table.clusters.get(name) as ClusterTable);
+  const clusters = clustersIn(table, scope);
+  return clusters.length > 1 ? clusters.sort((a, b) => compareStrings(a.cluster, b.cluster)) : clusters;
 }
 
 function byNamespace(cluster: ClusterTable, namespace: string | undefined, keep: Predicate | undefined): KubeObject[] {
