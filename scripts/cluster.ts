@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEtcd } from '../test/helpers/etcd-cluster.js';
-import { freePort, waitReady } from '../test/helpers/process.js';
+import { freePort, waitReadyz } from '../test/helpers/process.js';
 
 const REPLICAS = Number(process.env['REPLICAS'] ?? 3);
 const LEASE_SECONDS = Number(process.env['LEASE_SECONDS'] ?? 5);
@@ -52,7 +52,7 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => void stop().then(() => process.exit(0)));
   process.on('SIGTERM', () => void stop().then(() => process.exit(0)));
-  await Promise.all(replicas.map((replica) => waitReady(replica.url)));
+  await Promise.all(replicas.map((replica) => waitReadyz(replica.url)));
   console.log(`etcd: ${etcd.endpoints.join(', ')}`);
   for (const replica of replicas) console.log(`replica ${replica.url} (pid ${replica.child.pid}): ${await leaderFlag(replica.url)}`);
   console.log('cluster ready; Ctrl-C stops it');

@@ -6,7 +6,7 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, waitReady } from '../../test/helpers/process.js';
+import { freePort, waitReadyz } from '../../test/helpers/process.js';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 const POLL_MS = 20;
@@ -37,13 +37,13 @@ export async function startReplicas(count: number, fields: Record<string, unknow
     const port = await freePort();
     replicas.push({ url: `http://127.0.0.1:${port}`, port, child: launch(port, config) });
   }
-  await Promise.all(replicas.map((r) => waitReady(r.url)));
+  await Promise.all(replicas.map((r) => waitReadyz(r.url)));
   return {
     replicas,
     config,
     async restart(replica) {
       replica.child = launch(replica.port, config);
-      await waitReady(replica.url);
+      await waitReadyz(replica.url);
     },
     stop() {
       for (const r of replicas) r.child.kill('SIGKILL');

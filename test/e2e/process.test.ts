@@ -19,7 +19,7 @@ describe('the cachegate process', () => {
     const proc = startProcess(['--config', configFile('c.yaml', `port: ${port}\nembedded: {clusters: [root, extra]}\n`)]);
     try {
       const base = `http://127.0.0.1:${port}`;
-      await waitReady(base);
+      await waitReady(proc, base);
       const ns = await (await fetch(`${base}/clusters/extra/api/v1/namespaces/default`)).json();
       expect(ns).toMatchObject({ kind: 'Namespace', metadata: { name: 'default', annotations: { 'kcp.io/cluster': 'extra' } } });
       expect((await fetch(`${base}/livez`)).status).toBe(200);
@@ -33,7 +33,7 @@ describe('the cachegate process', () => {
     const port = await freePort();
     const proc = startProcess(['--port', String(port)]);
     const base = `http://127.0.0.1:${port}`;
-    await waitReady(base);
+    await waitReady(proc, base);
     const watch = await fetch(`${base}/clusters/root/api/v1/namespaces?watch=true`);
     const body = watch.text();
     // The log line can reach the pipe a moment after /readyz answers.
@@ -61,7 +61,7 @@ describe('the cachegate process', () => {
     const proc = startProcess(['--port', String(port)]);
     try {
       const base = `http://127.0.0.1:${port}`;
-      await waitReady(base);
+      await waitReady(proc, base);
       const res = await fetch(`${base}/clusters/root/api/v1/namespaces`, { headers: { 'x-request-id': 'req-123', authorization: 'Bearer secret-token' } });
       expect(res.headers.get('x-request-id')).toBe('req-123');
       const generated = await fetch(`${base}/livez`);

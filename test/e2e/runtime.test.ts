@@ -33,7 +33,7 @@ describe('the Node.js runtime', () => {
     const port = await freePort();
     const proc = startProcess(['--port', String(port)]);
     try {
-      await waitReady(`http://127.0.0.1:${port}`);
+      await waitReady(proc, `http://127.0.0.1:${port}`);
       // The log line can reach the pipe a moment after /readyz answers.
       expect(await eventually(() => proc.serverNode())).toBe(installedNode());
     } finally {

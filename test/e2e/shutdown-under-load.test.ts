@@ -55,7 +55,7 @@ describe('SIGTERM under steady load', () => {
     const base = `http://127.0.0.1:${port}`;
     const agents: Agent[] = [];
     try {
-      await waitReady(base);
+      await waitReady(proc, base);
       const url = `${base}/clusters/root/api/v1/namespaces`;
       let exited = false;
       const outcomes: Outcome[] = [];

@@ -3,22 +3,11 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEADLINE_MS } from './kube-http.js';
 
-/** freePort asks the OS for a loopback port that is free right now. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
+export { freePort } from './free-port.js';
 
 /** Started is a spawned process with its collected output and exit. */
 export interface Started {
@@ -38,13 +27,20 @@ export interface Started {
 interface ServingLine {
   readonly pid: number;
   readonly node: string;
+  readonly address: string;
 }
 
-function servingLine(stdout: string): ServingLine {
+function servingLineOf(stdout: string): ServingLine | undefined {
   for (const line of stdout.split('\n')) {
     if (line.includes('"cachegate is serving"')) return JSON.parse(line) as ServingLine;
   }
-  throw new Error('the server has not logged that it is serving');
+  return undefined;
+}
+
+function servingLine(stdout: string): ServingLine {
+  const line = servingLineOf(stdout);
+  if (line === undefined) throw new Error('the server has not logged that it is serving');
+  return line;
 }
 
 /**
@@ -82,16 +78,43 @@ export function startProcess(args: readonly string[], env: Record<string, string
   };
 }
 
-/** waitReady polls /readyz until it answers 200; `npm start` compiles on the fly, so a loaded machine gets twice the usual deadline. */
-export async function waitReady(base: string, timeoutMs = 2 * DEADLINE_MS): Promise<void> {
+/**
+ * waitReady polls /readyz until it answers 200 and proc has logged that it serves on base's port,
+ * so a stranger on that port can never pass for proc; it fails at once, with proc's output, when
+ * proc exits first. `npm start` compiles on the fly, so a loaded machine gets twice the usual deadline.
+ */
+export async function waitReady(proc: Started, base: string, timeoutMs = 2 * DEADLINE_MS): Promise<void> {
+  let exit: number | string | undefined;
+  void proc.exited.then((code) => (exit = code));
+  await pollReadyz(base, timeoutMs, () => {
+    if (exit !== undefined) throw new Error(`the process for ${base} exited (${exit}) before it was ready: ${proc.output().stderr.trim()}`);
+    return servesOn(proc, base);
+  });
+}
+
+/** waitReadyz polls /readyz until it answers 200, for a process started elsewhere (bench, scripts) that logs at warn. */
+export function waitReadyz(base: string, timeoutMs = 2 * DEADLINE_MS): Promise<void> {
+  return pollReadyz(base, timeoutMs, () => true);
+}
+
+/** pollReadyz asks /readyz every 50 ms once mayAsk allows it (which may throw to give up), until it answers 200. */
+async function pollReadyz(base: string, timeoutMs: number, mayAsk: () => boolean): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    try {
-      if ((await fetch(`${base}/readyz`)).status === 200) return;
-    } catch {
-      // not listening yet
+    if (mayAsk()) {
+      try {
+        if ((await fetch(`${base}/readyz`)).status === 200) return;
+      } catch {
+        // not listening yet
+      }
     }
     if (Date.now() > deadline) throw new Error(`${base} did not become ready`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+/** servesOn says whether proc has logged that it serves on the port of base. */
+function servesOn(proc: Started, base: string): boolean {
+  const line = servingLineOf(proc.output().stdout);
+  return line !== undefined && new URL(line.address).port === new URL(base).port;
 }

@@ -25,7 +25,7 @@ const CACHED_OBJECT = '/services/cache/shards/*/clusters/root/apis/cache.kcp.io/
 describe('retained object versions on a small heap', () => {
   it('case 1: 150 tiny patches to a 3 MB object keep the process alive; the oldest versions expire', async () => {
     const port = await freePort();
-    const proc = startProcess(['--port', String(port)], { NODE_OPTIONS: `--max-old-space-size=${HEAP_MIB}`, LOG_LEVEL: 'warn' });
+    const proc = startProcess(['--port', String(port)], { NODE_OPTIONS: `--max-old-space-size=${HEAP_MIB}` });
     let exit: number | string | undefined;
     void proc.exited.then((code) => (exit = code));
     try {
@@ -33,9 +33,7 @@ describe('retained object versions on a small heap', () => {
       const root = `${base}/clusters/root`;
       const blobs = `${root}/apis/${GVR.group}/${GVR.version}/namespaces/default/${GVR.resource}`;
       const big = `${blobs}/big`;
-      await waitReady(base).catch((err: unknown) => {
-        throw new Error(`${String(err)}: ${JSON.stringify(proc.output())}`);
-      });
+      await waitReady(proc, base);
       const definition = crd({ group: GVR.group, plural: GVR.resource, kind: 'Blob', scope: 'Namespaced', versions: [GVR.version] });
       expect((await request('POST', `${root}${CRDS}`, definition)).status).toBe(201);
       expect((await request('POST', `${root}${CCRS}`, ccr('blobs', GVR))).status).toBe(201);

@@ -86,7 +86,7 @@ describe('SIGTERM under load', () => {
     const proc = startProcess(['--port', String(port)]);
     const base = `http://127.0.0.1:${port}`;
     try {
-      await waitReady(base);
+      await waitReady(proc, base);
       await seed(base);
       const urls = [
         `${base}/v1/schemas/${SCHEMA}/objects?limit=100`,

@@ -23,8 +23,8 @@ interface Original {
 }
 
 async function startSource(port: number): Promise<Started> {
-  const started = startProcess(['--port', String(port)], { LOG_LEVEL: 'warn' });
-  await waitReady(`http://127.0.0.1:${port}`);
+  const started = startProcess(['--port', String(port)]);
+  await waitReady(started, `http://127.0.0.1:${port}`);
   return started;
 }
 

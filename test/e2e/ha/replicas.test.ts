@@ -105,7 +105,7 @@ describe('three replicas on one etcd', () => {
       const port = await freePort();
       replicas.push({ url: `http://127.0.0.1:${port}`, process: startProcess(['--port', String(port), '--config', config], { LOG_LEVEL: 'info' }) });
     }
-    await Promise.all(replicas.map((replica) => waitReady(replica.url, DEADLINE_MS)));
+    await Promise.all(replicas.map((replica) => waitReady(replica.process, replica.url, DEADLINE_MS)));
   }, 3 * DEADLINE_MS);
 
   afterAll(async () => {
@@ -190,7 +190,7 @@ describe('three replicas on one etcd', () => {
     const port = await freePort();
     const joined: Replica = { url: `http://127.0.0.1:${port}`, process: startProcess(['--port', String(port), '--config', join(dir, 'cachegate.json')], { LOG_LEVEL: 'info' }) };
     replicas.push(joined);
-    await waitReady(joined.url, DEADLINE_MS);
+    await waitReady(joined.process, joined.url, DEADLINE_MS);
     const alive = replicas.filter((replica) => replica.process.child.exitCode === null && replica.process.child.signalCode === null);
     expect(alive).toHaveLength(3);
     const leader = await theLeader(alive);

@@ -1,13 +1,13 @@
 // Shared pieces of the src/kube integration tests: resources, objects, and catching AppErrors
 // from promises.
 
-import { createServer } from 'node:net';
 import pino from 'pino';
 import { AppError } from '../../../src/errors.js';
 import type { GroupVersionResource } from '../../../src/apimachinery/gvr.js';
 import type { KubeObject } from '../../../src/apimachinery/object-meta.js';
 import type { DynamicClient } from '../../../src/kube/dynamic-client.js';
 import { crd } from '../../helpers/kube-http.js';
+export { freePort } from '../../helpers/free-port.js';
 
 /** CONFIGMAPS is the core configmaps resource. */
 export const CONFIGMAPS: GroupVersionResource = { group: '', version: 'v1', resource: 'configmaps' };
@@ -41,16 +41,6 @@ export async function rejection(promise: Promise<unknown>): Promise<AppError> {
     throw err;
   }
   throw new Error('expected the promise to reject with an AppError');
-}
-
-/** freePort finds a loopback port where nothing listens right now. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
 }
 
 /** storeKeys names every object of a list as `<cluster>|<namespace>/<name>@<resourceVersion>`, sorted. */
