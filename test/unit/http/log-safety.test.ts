@@ -18,6 +18,10 @@ describe('redactUrl', () => {
     ['case 9: a value with `=` is replaced whole', '/x?password=a=b&x=1', '/x?password=[Redacted]&x=1'],
     ['case 10: exact short names (key, sig, code, auth)', '/x?key=s&sig=s&code=s&auth=s&keys=1', '/x?key=[Redacted]&sig=[Redacted]&code=[Redacted]&auth=[Redacted]&keys=1'],
     ['case 11: the same name twice', '/x?token=a&token=b', '/x?token=[Redacted]&token=[Redacted]'],
+    ['case 12: a name whose credential word is only seen once decoded', '/x?%74oken=s&cluster=root', '/x?%74oken=[Redacted]&cluster=root'],
+    ['case 13: a form-encoded space in the name', '/x?my+Password=s', '/x?my+Password=[Redacted]'],
+    ['case 14: `-` for `_` inside a credential part', '/x?x-api-key=s&consistent=false', '/x?x-api-key=[Redacted]&consistent=false'],
+    ['case 15: a percent-encoded path with a plain query', '/v1/objects/a%2Fb?cluster=root', '/v1/objects/a%2Fb?cluster=root'],
   ])('%s', (_name, url, logged) => {
     expect(redactUrl(url)).toBe(logged);
   });
