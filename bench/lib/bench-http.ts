@@ -1,7 +1,6 @@
 // Small HTTP helpers the process-level benchmarks share: seeding a server, waiting for it, and
 // finding a free loopback port for it.
 
-import { createServer } from 'node:net';
 
 /** post sends a JSON body and fails loudly on anything but success. */
 export async function post(url: string, body: unknown): Promise<void> {
@@ -59,12 +58,5 @@ async function fetchOnOpenConnection(url: string, init?: RequestInit): Promise<R
   }
 }
 
-/** freePort asks the OS for a loopback port that is free right now. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const address = s.address();
-      s.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
+/** freePort: the tests' ports (below the kernel's ephemeral range), so a port handed out is not taken by a listen(0) meanwhile. */
+export { freePort } from '../../test/helpers/free-port.js';

@@ -17,7 +17,7 @@
 import { freshDataDir } from '../lib/fresh-data-dir.js';
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
+import { freePort } from '../lib/bench-http.js';
 import { SOAK_GVR, SOAK_SCHEMA, STABLE, Tally, startLoad, thingsUrl } from './soak-load.js';
 
 const SECONDS = Number(process.env['SOAK_SECONDS'] ?? 600);
@@ -144,15 +144,6 @@ async function startServer(): Promise<{ base: string; collectGarbage(): void; st
       await exited;
     },
   };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const address = s.address();
-      s.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
 }
 
 function quantile(sorted: readonly number[], q: number): number {
