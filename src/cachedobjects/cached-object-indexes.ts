@@ -118,7 +118,8 @@ export function isCopyOf(copy: KubeObject, schema: string, name: string, namespa
 // A namespaced original is also indexed without its namespace (`<schema>.<name>`), so a lookup by
 // gvr+name that leaves the namespace out is one bucket read.
 // A copy at its readable name has the exact key as its name: that string is handed out instead
-// of the same text joined anew on every write.
+// of the same text joined anew on every write, and the store keeps that entry in no bucket (the
+// table's name map already leads from it to the copy; see src/store/own-name-entries.ts).
 const bySchemaAndName: IndexFunc = (obj) => {
   if (!hasOrigin(obj)) return [];
   const schema = ORIGIN_FIELDS.schema(obj);

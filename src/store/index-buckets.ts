@@ -2,16 +2,18 @@
 // hold the frozen objects themselves rather than storage keys, so a lookup needs no second map
 // access and no per-object key string has to be kept. A bucket of one object is stored as the bare
 // reference because many index values (owner uid, node name) are rare and a set costs ~100 bytes;
-// a bucket nearly the whole table shares is stored as its complement (see all-but-bucket.ts).
+// a bucket nearly the whole table shares is stored as its complement (see all-but-bucket.ts), and
+// a value that is its own object's name is kept in no bucket at all (see own-name-entries.ts).
 
 import { ChunkedMap } from '../apimachinery/chunked-map.js';
 import { flatString } from '../apimachinery/flat-string.js';
 import type { KubeObject } from '../apimachinery/object-meta.js';
 import { ChunkedSet } from '../apimachinery/chunked-set.js';
 import { AllButBucket, MIN_SHARED, sharedEnough } from './all-but-bucket.js';
-import type { TableMembers } from './all-but-bucket.js';
-import { moveValues } from './index-value-moves.js';
+import { moveObject } from './index-value-moves.js';
 import type { ValueMoves } from './index-value-moves.js';
+import { OwnNameEntries } from './own-name-entries.js';
+import type { NamedMembers } from './own-name-entries.js';
 import type { IndexFunc } from './store.js';
 
 // A bucket of many objects is a ChunkedSet: a plain Set of a million objects rehashes them all
@@ -30,8 +32,9 @@ export class IndexBuckets {
    * unchanged bucket (one schema's 100k copies, paged by 500) then costs a lookup, not a sort.
    */
   private readonly sortedCache = new Map<string, readonly KubeObject[]>();
-  /** The table's objects, for complement buckets; an index without them keeps every bucket explicit. */
-  private readonly members: TableMembers | undefined;
+  /** The table's objects, for complement buckets and own-name entries; an index without them keeps every entry in a bucket. */
+  private readonly members: NamedMembers | undefined;
+  private readonly own: OwnNameEntries | undefined;
   private readonly minShared: number;
   /** The buckets kept as complements, which every write of the table has to follow. */
   private readonly allBut = new Map<string, AllButBucket>();
@@ -43,17 +46,20 @@ export class IndexBuckets {
     remove: (value, obj) => this.remove(value, obj),
   };
 
-  constructor(fn: IndexFunc, members?: TableMembers, minShared = MIN_SHARED) {
+  constructor(fn: IndexFunc, members?: NamedMembers, minShared = MIN_SHARED) {
     this.fn = fn;
     this.members = members;
+    this.own = members === undefined ? undefined : new OwnNameEntries(fn, members);
     this.minShared = minShared;
   }
 
   /** objects returns the objects indexed under value as a fresh array (empty when none). */
   objects(value: string): KubeObject[] {
     const bucket = this.buckets.get(value);
-    if (bucket === undefined) return [];
-    return bucket instanceof ChunkedSet || bucket instanceof AllButBucket ? bucket.toArray() : [bucket];
+    const held = bucket === undefined ? [] : bucket instanceof ChunkedSet || bucket instanceof AllButBucket ? bucket.toArray() : [bucket];
+    const own = this.own?.holder(value);
+    if (own !== undefined) held.push(own);
+    return held;
   }
 
   /** sorted returns the objects under value in list order (compare), cached until the bucket changes; never mutate it. */
@@ -68,18 +74,14 @@ export class IndexBuckets {
 
   /** counts lists every indexed value with the number of objects under it. */
   *counts(): IterableIterator<[string, number]> {
-    for (const [value, bucket] of this.buckets) yield [value, sizeOf(bucket)];
+    for (const [value, bucket] of this.buckets) yield [value, sizeOf(bucket) + (this.own?.holder(value) === undefined ? 0 : 1)];
+    for (const value of this.own?.values() ?? NO_VALUES) if (!this.buckets.has(value)) yield [value, 1];
   }
 
   /** count is the number of objects under one value. */
   count(value: string): number {
     const bucket = this.buckets.get(value);
-    return bucket === undefined ? 0 : sizeOf(bucket);
-  }
-
-  /** valuesOf runs the index function; an object it cannot index yields no values. */
-  valuesOf(obj: KubeObject | undefined): readonly string[] {
-    return obj === undefined ? NO_VALUES : this.fn(obj);
+    return (bucket === undefined ? 0 : sizeOf(bucket)) + (this.own?.holder(value) === undefined ? 0 : 1);
   }
 
   /**
@@ -91,29 +93,18 @@ export class IndexBuckets {
    * by both versions only has its object reference swapped, an added or dropped one moves buckets.
    */
   update(prev: KubeObject | undefined, next: KubeObject | undefined, nextValues: readonly string[]): void {
-    this.moveExplicit(prev, next, nextValues);
+    const prevInBuckets = prev === undefined ? NO_VALUES : this.bucketValues(prev, this.fn(prev));
+    const nextInBuckets = next === undefined ? NO_VALUES : this.bucketValues(next, nextValues);
+    // Explicit buckets move value by value; complement buckets are skipped there (add, replace and
+    // remove leave them alone) and follow the write as a whole here.
+    moveObject(this.moves, prev, next, prevInBuckets, nextInBuckets);
     // forEach rather than for-of: no entry array per bucket on every write.
     this.allBut.forEach((bucket, value) => {
       if (this.sortedCache.size > 0) this.sortedCache.delete(value);
-      bucket.follow(prev, next, next !== undefined && nextValues.includes(value));
+      bucket.follow(prev, next, next !== undefined && nextInBuckets.includes(value));
       if (bucket.tooSparse) this.makeExplicit(value, bucket);
     });
     if (this.grown.length > 0) this.settleGrown();
-  }
-
-  // Explicit buckets move value by value; complement buckets are skipped here (add, replace and
-  // remove leave them alone) and follow the write as a whole in update.
-  private moveExplicit(prev: KubeObject | undefined, next: KubeObject | undefined, nextValues: readonly string[]): void {
-    if (prev === undefined) {
-      if (next !== undefined) for (const value of nextValues) this.addFresh(value, next);
-      return;
-    }
-    const prevValues = this.valuesOf(prev);
-    if (next === undefined) {
-      for (const value of prevValues) this.remove(value, prev);
-      return;
-    }
-    moveValues(this.moves, prev, next, prevValues, nextValues);
   }
 
   /**
@@ -124,7 +115,7 @@ export class IndexBuckets {
   gather(objects: readonly KubeObject[]): Map<string, KubeObject[]> {
     const gathered = new Map<string, KubeObject[]>();
     for (const obj of objects) {
-      for (const value of this.fn(obj)) {
+      for (const value of this.bucketValues(obj, this.fn(obj))) {
         const list = gathered.get(value);
         if (list === undefined) gathered.set(value, [obj]);
         // Objects come one after the other: a repeat of obj can only be the list's last entry.
@@ -169,10 +160,21 @@ export class IndexBuckets {
     this.settleGrown();
   }
 
+  /**
+   * bucketValues are the values of obj kept in buckets: all but its own name (kept implicitly). A
+   * sorted list cached for that value holds obj, or should: it is dropped.
+   */
+  private bucketValues(obj: KubeObject, values: readonly string[]): readonly string[] {
+    const own = this.own?.ownValue(obj, values);
+    if (own === undefined) return values;
+    this.sortedCache.delete(own);
+    return values.length === 1 ? NO_VALUES : values.filter((value) => value !== own);
+  }
+
   private add(value: string, obj: KubeObject): void {
     this.sortedCache.delete(value);
     const bucket = this.buckets.get(value);
-    if (bucket === undefined) this.buckets.set(keptKey(value, obj), obj);
+    if (bucket === undefined) this.buckets.set(flatString(value), obj); // kept as long as its bucket (see flat-string.ts)
     else if (bucket instanceof ChunkedSet) this.noteGrowth(value, bucket.add(obj).size);
     else if (bucket !== obj && !(bucket instanceof AllButBucket)) this.buckets.set(value, new ChunkedSet([bucket, obj]));
   }
@@ -239,17 +241,6 @@ export class IndexBuckets {
     if (held.length === 0) this.buckets.delete(value);
     else this.buckets.set(value, held.length === 1 ? (held[0] as KubeObject) : ChunkedSet.fromDistinct(held));
   }
-}
-
-/**
- * keptKey is the string a new bucket of obj is kept under: obj's own name when value equals it, so
- * an index whose values are unique per object and equal their names (the copies' by-schema-and-name
- * index) keeps no string per object; else value made flat, as the key lives as long as its bucket
- * (see flat-string.ts).
- */
-function keptKey(value: string, obj: KubeObject): string {
-  const name = obj.metadata.name;
-  return name === value ? name : flatString(value);
 }
 
 function sizeOf(bucket: Bucket): number {

@@ -17,6 +17,21 @@ export interface ValueMoves {
  */
 const SMALL_PRODUCT = 2500;
 
+/** moveObject moves an object's entries for a write: a create (no prev), a delete (no next) or a replace. */
+export function moveObject(
+  on: ValueMoves, prev: KubeObject | undefined, next: KubeObject | undefined, prevValues: readonly string[], nextValues: readonly string[],
+): void {
+  if (prev === undefined) {
+    if (next !== undefined) for (const value of nextValues) on.addFresh(value, next);
+    return;
+  }
+  if (next === undefined) {
+    for (const value of prevValues) on.remove(value, prev);
+    return;
+  }
+  moveValues(on, prev, next, prevValues, nextValues);
+}
+
 /** moveValues moves an object from prev's values to next's values. */
 export function moveValues(on: ValueMoves, prev: KubeObject, next: KubeObject, prevValues: readonly string[], nextValues: readonly string[]): void {
   if (prevValues.length * nextValues.length <= SMALL_PRODUCT) moveSmall(on, prev, next, prevValues, nextValues);
