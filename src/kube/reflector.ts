@@ -128,6 +128,11 @@ export class Reflector {
     return this.#cache.get(cluster, namespace, name);
   }
 
+  /** size is the number of objects in the store. */
+  get size(): number {
+    return this.#cache.size;
+  }
+
   /** list is a snapshot of every object in the store. */
   list(): Iterable<KubeObject> {
     return [...this.#cache.values()];

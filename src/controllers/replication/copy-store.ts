@@ -10,7 +10,7 @@ import { cachedObjectNameToFind, hashedName } from '../../cachedobjects/cached-o
 import { flatString } from '../../apimachinery/flat-string.js';
 import { ORIGIN_FIELDS, hasOrigin } from '../../cachedobjects/cached-object-origin.js';
 import { trustedOrigin } from '../../cachedobjects/trusted-origin.js';
-import { originalCopyQuery } from '../../cachedobjects/cached-object-indexes.js';
+import { BY_SOURCE_CLUSTER_AND_SCHEMA, originalCopyQuery, sourceClusterAndSchemaKey } from '../../cachedobjects/cached-object-indexes.js';
 import { CACHED_OBJECTS_GROUP, CACHED_OBJECTS_RESOURCE } from '../../cachedobjects/cached-object-resource.js';
 import { isCachedObjectUpToDate, unwrapCachedObject, wrapCachedObject } from '../../cachedobjects/wrap-cached-object.js';
 import type { IndexReader, ObjectFilter, ObjectKey, ResourceRef, ResourceStore } from '../../store/store.js';
@@ -28,6 +28,8 @@ export class CopyStore {
   #lastReadable: { readonly namespace: string; readonly name: string; readonly readable: string } | undefined;
   /** schemaFilter narrows a cache watch of this location to this schema's copies. */
   readonly schemaFilter: ObjectFilter;
+  /** locationKey is this location and schema's BY_SOURCE_CLUSTER_AND_SCHEMA value. */
+  readonly #locationKey: string;
 
   /**
    * adopt hears of an up-to-date copy that holds its own tree of the original, equal to the listed
@@ -42,7 +44,18 @@ export class CopyStore {
     this.#schema = schemaOf(spec.gvr);
     this.#ref = { cluster: cacheLocation(spec.shard, spec.cluster), group: CACHED_OBJECTS_GROUP, resource: CACHED_OBJECTS_RESOURCE };
     const schema = this.#schema;
+    this.#locationKey = sourceClusterAndSchemaKey(spec.shard, spec.cluster, schema);
     this.schemaFilter = { key: `schema=${schema}`, matches: (obj) => hasOrigin(obj) && ORIGIN_FIELDS.schema(obj) === schema };
+  }
+
+  /** count is the number of this schema's copies the cache holds at this location (one index bucket's size). */
+  count(): number {
+    return this.#cache.indexedCount(this.#ref, BY_SOURCE_CLUSTER_AND_SCHEMA, this.#locationKey);
+  }
+
+  /** all lists this schema's copies at this location, in no particular order. */
+  all(): KubeObject[] {
+    return this.#cache.indexed(this.#ref, BY_SOURCE_CLUSTER_AND_SCHEMA, this.#locationKey);
   }
 
   /**

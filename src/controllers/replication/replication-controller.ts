@@ -25,7 +25,7 @@ import { shouldReplicate } from './replication-reconcile.js';
 import type { ReplicationDeps } from './replication-reconcile.js';
 import type { ReplicationSpec } from './replication-spec.js';
 import type { SourceView } from './source-view.js';
-import { COPIED, KeyMembership, SELECTED } from './key-membership.js';
+import { LeftOutKeys } from './left-out-keys.js';
 
 /** SYNC_POLL_MS is how often a child checks whether its source view has listed (client-go polls every 100 ms). */
 const SYNC_POLL_MS = 50;
@@ -59,8 +59,8 @@ export class ReplicationController {
   readonly #copies: CopyStore;
   readonly #controller: Controller;
   #selector: LabelSelector;
-  /** membership: per key, whether its source object is selected and whether it has a copy (the status counts). */
-  readonly #membership = new KeyMembership();
+  /** leftOut: the held source objects not replicated; the counts are read from the source view and the cache. */
+  readonly #leftOut = new LeftOutKeys();
   #removeHandler: (() => void) | undefined;
   #cacheWatch: Watch | undefined;
   #syncPoll: NodeJS.Timeout | undefined;
@@ -115,9 +115,9 @@ export class ReplicationController {
       (event) => this.#onCopyEvent(event.type, event.object),
     );
     this.#removeHandler = this.#opts.source.addHandler({
-      add: (obj) => this.#onSource(obj),
+      add: (obj) => this.#onSource(obj, 'held'),
       update: (obj) => this.#onSource(obj),
-      delete: (obj) => this.#onSource(obj, true),
+      delete: (obj) => this.#onSource(obj, 'gone'),
     });
     this.#startWhenSynced();
   }
@@ -150,14 +150,17 @@ export class ReplicationController {
   updateSelector(selector: LabelSelector): void {
     if (selector.toString() === this.#selector.toString()) return;
     this.#selector = selector;
-    this.#membership.clearSelected();
+    this.#leftOut.clear();
     for (const obj of this.#opts.source.list()) this.#onSource(obj);
-    for (const key of this.#membership.copiedKeys()) this.#controller.enqueue(key);
+    for (const copy of this.#copies.all()) {
+      const origin = trustedOrigin(copy);
+      if (origin !== undefined) this.#controller.enqueue(keyOf(origin.namespace, origin.name));
+    }
   }
 
-  /** counts are the numbers of selected source objects and of copies in the cache. */
+  /** counts are the numbers of replicated source objects (held and not left out) and of copies in the cache. */
   counts(): ReplicationCounts {
-    return { local: this.#membership.selected, cache: this.#membership.copied };
+    return { local: this.#opts.source.size - this.#leftOut.size, cache: this.#copies.count() };
   }
 
   /** spec is what this controller replicates. */
@@ -183,9 +186,11 @@ export class ReplicationController {
     return this.#synced;
   }
 
-  #onSource(obj: KubeObject, deleted = false): void {
+  /** #onSource queues obj's key; held and gone (an add or a delete) change the view's size, so the counts. */
+  #onSource(obj: KubeObject, change?: 'held' | 'gone'): void {
     const key = keyOf(obj.metadata.namespace ?? '', obj.metadata.name ?? '');
-    if (this.#membership.mark(key, SELECTED, !deleted && shouldReplicate(obj, this.#selector))) this.#opts.onCountsChanged();
+    const leftOutChanged = this.#leftOut.note(key, change !== 'gone' && !shouldReplicate(obj, this.#selector));
+    if (leftOutChanged || change !== undefined) this.#opts.onCountsChanged();
     if (this.#opts.observeLag && !this.#seenAt.has(key)) this.#seenAt.set(key, performance.now());
     this.#controller.enqueue(key);
   }
@@ -200,7 +205,7 @@ export class ReplicationController {
       return;
     }
     const key = keyOf(origin.namespace, origin.name);
-    if (type !== 'BOOKMARK' && this.#membership.mark(key, COPIED, type !== 'DELETED')) this.#opts.onCountsChanged();
+    if (type === 'ADDED' || type === 'DELETED') this.#opts.onCountsChanged();
     if (!this.#isOwnWrite(key, type, copy)) this.#controller.enqueue(key);
   }
 
@@ -263,7 +268,7 @@ export class ReplicationController {
 
 // Keys as client-go's MetaNamespaceKeyFunc makes them: `<namespace>/<name>`, or the bare name of a
 // cluster-scoped object. That bare name is the object's own string, so a key kept per object
-// (KeyMembership) costs no string of its own.
+// (the work queue's, LeftOutKeys') costs no string of its own.
 function keyOf(namespace: string, name: string): string {
   return namespace === '' ? name : `${namespace}/${name}`;
 }

@@ -14,6 +14,8 @@ export interface SourceHandlers {
 export interface SourceView {
   get(cluster: string, namespace: string, name: string): KubeObject | undefined;
   list(): Iterable<KubeObject>;
+  /** size is the number of objects held. */
+  readonly size: number;
   /** addHandler replays every stored object as add, then delivers changes; it returns the remover. */
   addHandler(handlers: SourceHandlers): () => void;
   hasSynced(): boolean;
