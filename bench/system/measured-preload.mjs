@@ -1,7 +1,7 @@
 // Preloaded into the system bench's measured cachegate (node --expose-gc --import this
 // dist/main.js). It exits with the bench (when the IPC channel closes), and it answers two IPC
 // questions a process cannot be asked from outside:
-//   'memory': runs a full GC and answers the heap, so heap per object is not GC timing noise
+//   'memory': runs a full GC and answers the heap (with ArrayBuffers), so heap per object is not GC timing noise
 //             (RSS is read by the orchestrator from /proc as well);
 //   'gc':     the main thread's GC pauses so far (their sum, and the longest since the last
 //             'gc'), and the process's CPU time, so a phase can report GC's share;
@@ -35,8 +35,10 @@ process.on('disconnect', () => process.exit(0));
 process.on('message', (message) => {
   if (message === 'memory') {
     for (let i = 0; i < 3; i++) globalThis.gc?.();
-    const { heapUsed, rss } = process.memoryUsage();
-    process.send?.({ heapUsed, rss });
+    // The heap counts the ArrayBuffers JavaScript holds too: typed-array columns (the watch cache's
+    // event window) live outside V8's heap, and moving data there must not look like saving it.
+    const { heapUsed, arrayBuffers, rss } = process.memoryUsage();
+    process.send?.({ heapUsed: heapUsed + arrayBuffers, rss });
   } else if (message === 'reduce') {
     globalThis.gc?.({ type: 'major', execution: 'sync', flavor: 'last-resort' });
     process.send?.('reduced');

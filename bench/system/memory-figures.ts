@@ -57,7 +57,7 @@ export function memoryFigures(m: MemoryGrowth): Figure[] {
     ...(rest === undefined ? [] : [rssRow(`${m.id}.rss_at_rest_per_object`, `${m.rssName}, at rest`, rest.before, rest.after, true)]),
     {
       id: `${m.id}.heap_per_object`, name: m.heapName, value: heap, unit: 'B',
-      text: `${fmt(heap)} B (heap ${fmt(m.before.heapUsed / 2 ** 20)} → ${fmt(m.after.heapUsed / 2 ** 20)} MiB${thread})`,
+      text: `${fmt(heap)} B (heap and ArrayBuffers ${fmt(m.before.heapUsed / 2 ** 20)} → ${fmt(m.after.heapUsed / 2 ** 20)} MiB${thread})`,
       reference: json, ratio: heap / m.avgJsonBytes, ...target(HEAP_RATIO_TARGET, heap / m.avgJsonBytes),
     },
   ];

@@ -70,7 +70,8 @@ export async function startSource(heapMb: number): Promise<SourceProcess> {
 }
 
 /**
- * Memory is the measured process's memory: heap after a full GC, and RSS from /proc right after
+ * Memory is the measured process's memory: heap after a full GC (V8's heap and the ArrayBuffers
+ * it holds, which live outside it), and RSS from /proc right after
  * it. threadHeapUsed is the heap in use in the etcd backend's client thread (a V8 heap of its
  * own, outside heapUsed; the bench cannot collect it first), 0 without one.
  */
