@@ -120,7 +120,7 @@ export function isCopyOf(copy: KubeObject, schema: string, name: string, namespa
 // A copy at its readable name has the exact key as its name: that string is handed out instead
 // of the same text joined anew on every write, and the store keeps that entry in no bucket (the
 // table's name map already leads from it to the copy; see src/store/own-name-entries.ts).
-const bySchemaAndName: IndexFunc = (obj) => {
+const bySchemaAndName: IndexFunc = Object.assign((obj: KubeObject): readonly string[] => {
   if (!hasOrigin(obj)) return [];
   const schema = ORIGIN_FIELDS.schema(obj);
   const namespace = ORIGIN_FIELDS.namespace(obj);
@@ -128,7 +128,7 @@ const bySchemaAndName: IndexFunc = (obj) => {
   const own = obj.metadata.name ?? '';
   const exact = isReadableName(own, schema, namespace, name) ? own : schemaAndNameKey(schema, namespace, name);
   return namespace === '' ? [exact] : [exact, schemaAndNameKey(schema, '', name)];
-};
+}, { keepsOwnName: true });
 
 /**
  * OriginalCopyQuery finds the copy of one original: indexes are kept per cache location (one

@@ -3,16 +3,18 @@
 // access and no per-object key string has to be kept. A bucket of one object is stored as the bare
 // reference because many index values (owner uid, node name) are rare and a set costs ~100 bytes;
 // a bucket nearly the whole table shares is stored as its complement (see all-but-bucket.ts), and
-// a value that is its own object's name is kept in no bucket at all (see own-name-entries.ts).
+// an index whose values include each object's own name keeps those entries in no bucket at all
+// (see own-name-entries.ts).
 
 import { ChunkedMap } from '../apimachinery/chunked-map.js';
 import { flatString } from '../apimachinery/flat-string.js';
 import type { KubeObject } from '../apimachinery/object-meta.js';
 import { ChunkedSet } from '../apimachinery/chunked-set.js';
 import { AllButBucket, MIN_SHARED, sharedEnough } from './all-but-bucket.js';
+import { Gathered } from './gathered.js';
 import { moveObject } from './index-value-moves.js';
 import type { ValueMoves } from './index-value-moves.js';
-import { OwnNameEntries } from './own-name-entries.js';
+import { OwnNameEntries, isClusterScoped } from './own-name-entries.js';
 import type { NamedMembers } from './own-name-entries.js';
 import type { IndexFunc } from './store.js';
 
@@ -49,7 +51,7 @@ export class IndexBuckets {
   constructor(fn: IndexFunc, members?: NamedMembers, minShared = MIN_SHARED) {
     this.fn = fn;
     this.members = members;
-    this.own = members === undefined ? undefined : new OwnNameEntries(fn, members);
+    this.own = members !== undefined && fn.keepsOwnName === true ? new OwnNameEntries(members) : undefined;
     this.minShared = minShared;
   }
 
@@ -95,6 +97,7 @@ export class IndexBuckets {
   update(prev: KubeObject | undefined, next: KubeObject | undefined, nextValues: readonly string[]): void {
     const prevInBuckets = prev === undefined ? NO_VALUES : this.bucketValues(prev, this.fn(prev));
     const nextInBuckets = next === undefined ? NO_VALUES : this.bucketValues(next, nextValues);
+    this.own?.follow(prev, next, nextValues);
     // Explicit buckets move value by value; complement buckets are skipped there (add, replace and
     // remove leave them alone) and follow the write as a whole here.
     moveObject(this.moves, prev, next, prevInBuckets, nextInBuckets);
@@ -112,10 +115,13 @@ export class IndexBuckets {
    * them by value, without changing the index: a throwing index function leaves it as it was.
    * Each list holds an object once, even when the function yields a value twice for it.
    */
-  gather(objects: readonly KubeObject[]): Map<string, KubeObject[]> {
-    const gathered = new Map<string, KubeObject[]>();
+  gather(objects: readonly KubeObject[]): Gathered {
+    const gathered = new Gathered();
     for (const obj of objects) {
-      for (const value of this.bucketValues(obj, this.fn(obj))) {
+      const values = this.fn(obj);
+      const inBuckets = this.bucketValues(obj, values);
+      if (this.own !== undefined && inBuckets === values && isClusterScoped(obj)) gathered.notOwnNamed.push(obj);
+      for (const value of inBuckets) {
         const list = gathered.get(value);
         if (list === undefined) gathered.set(value, [obj]);
         // Objects come one after the other: a repeat of obj can only be the list's last entry.
@@ -129,7 +135,8 @@ export class IndexBuckets {
    * addGathered indexes what gather grouped from fresh, objects the table has just taken: a bucket
    * many objects share is built in one go, not grown one add (and rehash) at a time.
    */
-  addGathered(gathered: ReadonlyMap<string, readonly KubeObject[]>, fresh: readonly KubeObject[]): void {
+  addGathered(gathered: Gathered, fresh: readonly KubeObject[]): void {
+    this.own?.addExceptions(gathered.notOwnNamed);
     const before = new Set(this.allBut.keys());
     for (const [value, list] of gathered) {
       this.sortedCache.delete(value);

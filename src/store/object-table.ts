@@ -5,6 +5,7 @@
 import { ChunkedMap } from '../apimachinery/chunked-map.js';
 import type { KubeObject } from '../apimachinery/object-meta.js';
 import type { TableMembers } from './all-but-bucket.js';
+import { Gathered } from './gathered.js';
 import { IndexBuckets } from './index-buckets.js';
 import type { IndexCount, IndexFunc, ObjectKey, ResourceRef, Scope } from './store.js';
 
@@ -138,7 +139,7 @@ export class ObjectTable {
         fresh.push(obj);
       }
     }
-    let gathered: Map<string, KubeObject[]>[];
+    let gathered: Gathered[];
     try {
       gathered = [...table.indexes.values()].map((index) => index.gather(fresh));
     } catch (err) {
@@ -148,7 +149,7 @@ export class ObjectTable {
     table.count += fresh.length;
     table.resource.count += fresh.length;
     let i = 0;
-    for (const index of table.indexes.values()) index.addGathered(gathered[i++] ?? new Map(), fresh);
+    for (const index of table.indexes.values()) index.addGathered(gathered[i++] ?? new Gathered(), fresh);
     for (const obj of later) this.put(table, obj, table.get(obj.metadata.namespace ?? '', obj.metadata.name ?? ''));
   }
 

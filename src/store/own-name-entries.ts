@@ -1,11 +1,13 @@
-// An index value that is its own object's name (a cluster-scoped object) is kept in no bucket:
-// the table's name map already maps that string to that object, so the index reads the object
-// from there. The copies' by-schema-and-name index yields exactly such a value for every copy at
-// its readable name: one map entry fewer per copy (about 37 bytes at 100k copies and more).
+// An index whose values include each object's own name (the copies' by-schema-and-name index:
+// a copy at its readable name has the exact key as its name) keeps those entries in no bucket: the
+// table's name map already leads from that string to that object. One map entry fewer per copy
+// (about 37 bytes at 100k copies and more). The index function says so (keepsOwnName); the
+// cluster-scoped objects whose values lack their own name (a copy at a hashed name, one that names
+// no original) are kept as exceptions, usually none, so a lookup costs one name-map read.
 
 import type { KubeObject } from '../apimachinery/object-meta.js';
+import { ChunkedSet } from '../apimachinery/chunked-set.js';
 import type { TableMembers } from './all-but-bucket.js';
-import type { IndexFunc } from './store.js';
 
 /** NamedMembers are a table's objects, with the O(1) lookup by namespace and name. */
 export interface NamedMembers extends TableMembers {
@@ -14,48 +16,50 @@ export interface NamedMembers extends TableMembers {
 
 /** OwnNameEntries are the index entries kept implicitly: the value, an object's own name; the object, the table's. */
 export class OwnNameEntries {
-  readonly #fn: IndexFunc;
   readonly #members: NamedMembers;
-  /**
-   * seen: some object's values held its own name. Until then no lookup reads the table: most
-   * indexes (labels, locations) never yield a name. Set when first seen and never cleared; it only
-   * decides whether to look.
-   */
-  #seen = false;
+  /** Cluster-scoped objects held whose values lack their own name (chunked: a table can hold a million). */
+  readonly #exceptions = new ChunkedSet<KubeObject>();
 
-  constructor(fn: IndexFunc, members: NamedMembers) {
-    this.#fn = fn;
+  constructor(members: NamedMembers) {
     this.#members = members;
   }
 
   /** ownValue is obj's own name when obj is cluster-scoped and values hold it: the one value of obj kept implicitly. */
   ownValue(obj: KubeObject, values: readonly string[]): string | undefined {
     const name = obj.metadata.name;
-    if (!isClusterScoped(obj) || name === undefined || name === '' || !values.includes(name)) return undefined;
-    this.#seen = true;
-    return name;
+    return isClusterScoped(obj) && name !== undefined && values.includes(name) ? name : undefined;
   }
 
-  /** holder is the object kept implicitly under value: the table's cluster-scoped object of that name, if its values hold it. */
+  /** follow records a write: prev (if any) is no longer held, next (if any) is, with nextValues. */
+  follow(prev: KubeObject | undefined, next: KubeObject | undefined, nextValues: readonly string[]): void {
+    if (prev !== undefined && this.#exceptions.size > 0) this.#exceptions.delete(prev);
+    if (next !== undefined && isClusterScoped(next) && this.ownValue(next, nextValues) === undefined) this.#exceptions.add(next);
+  }
+
+  /** addExceptions records loaded objects known to lack their own name. */
+  addExceptions(objects: readonly KubeObject[]): void {
+    for (const obj of objects) this.#exceptions.add(obj);
+  }
+
+  /** holder is the object kept implicitly under value: the table's cluster-scoped object of that name, unless an exception. */
   holder(value: string): KubeObject | undefined {
-    if (!this.#seen) return undefined;
     const obj = this.#members.get('', value);
-    return obj !== undefined && this.#fn(obj).includes(value) ? obj : undefined;
+    return obj === undefined || (this.#exceptions.size > 0 && this.#exceptions.has(obj)) ? undefined : obj;
   }
 
   /** values lists every value kept implicitly (one object each), in no particular order. */
   values(): string[] {
     const out: string[] = [];
-    if (!this.#seen) return out;
     this.#members.forEach((obj) => {
       const name = obj.metadata.name;
-      if (isClusterScoped(obj) && name !== undefined && name !== '' && this.#fn(obj).includes(name)) out.push(name);
+      if (isClusterScoped(obj) && name !== undefined && !this.#exceptions.has(obj)) out.push(name);
     });
     return out;
   }
 }
 
-function isClusterScoped(obj: KubeObject): boolean {
+/** isClusterScoped: the table keeps obj under namespace '' (where holder looks). */
+export function isClusterScoped(obj: KubeObject): boolean {
   const namespace = obj.metadata.namespace;
   return namespace === undefined || namespace === '';
 }

@@ -138,8 +138,12 @@ export interface IndexCount {
   readonly count: number;
 }
 
-/** IndexFunc gives the indexed values of an object; [] means not indexed. It must be pure. */
-export type IndexFunc = (obj: KubeObject) => readonly string[];
+/**
+ * IndexFunc gives the indexed values of an object; [] means not indexed. It must be pure.
+ * keepsOwnName says its values usually include the object's own name (for cluster-scoped
+ * objects): the index then keeps those entries in no bucket (see own-name-entries.ts).
+ */
+export type IndexFunc = ((obj: KubeObject) => readonly string[]) & { readonly keepsOwnName?: boolean };
 
 /**
  * IndexReader is the synchronous index lookup of an in-process store, for the hottest point reads:
