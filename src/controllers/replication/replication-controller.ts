@@ -26,6 +26,7 @@ import type { ReplicationDeps } from './replication-reconcile.js';
 import type { ReplicationSpec } from './replication-spec.js';
 import type { SourceView } from './source-view.js';
 import { LeftOutKeys } from './left-out-keys.js';
+import { OwnWrites } from './own-writes.js';
 
 /** SYNC_POLL_MS is how often a child checks whether its source view has listed (client-go polls every 100 ms). */
 const SYNC_POLL_MS = 50;
@@ -69,8 +70,8 @@ export class ReplicationController {
    * metric). It holds every key of an initial sync: chunked, as the work queue's keys are.
    */
   readonly #seenAt = new ChunkedMap<number>();
-  /** ownWrites: per key, the copy this controller is writing right now (see #isOwnWrite). */
-  readonly #ownWrites = new Map<string, KubeObject>();
+  /** ownWrites: the copy writes in flight, whose own watch events are not reconciled again. */
+  readonly #ownWrites = new OwnWrites();
   #synced = false;
   /** deps are built once: a reconcile runs for every source change, and closures per call add up. */
   readonly #deps: ReplicationDeps;
@@ -85,9 +86,9 @@ export class ReplicationController {
       selector: () => this.#selector,
       desiredCopy: (original, existing) => this.#copies.desired(original, existing),
       isUpToDate: (existing, desired) => this.#copies.isUpToDate(existing, desired),
-      createCopy: (copy, namespace, name) => this.#writing(keyOf(namespace, name), copy, () => this.#copies.create(copy)),
-      updateCopy: (copy, existing, namespace, name) => this.#writing(keyOf(namespace, name), copy, () => this.#copies.update(copy, existing)),
-      deleteCopy: (existing, namespace, name) => this.#writing(keyOf(namespace, name), existing, () => this.#copies.delete(existing)),
+      createCopy: (copy, namespace, name) => this.#ownWrites.run(keyOf(namespace, name), copy, () => this.#copies.create(copy)),
+      updateCopy: (copy, existing, namespace, name) => this.#ownWrites.run(keyOf(namespace, name), copy, () => this.#copies.update(copy, existing)),
+      deleteCopy: (existing, namespace, name) => this.#ownWrites.run(keyOf(namespace, name), existing, () => this.#copies.delete(existing)),
     };
     const name = `replication:${opts.spec.shard}|${opts.spec.cluster}|${schemaOf(opts.spec.gvr)}`;
     this.#controller = new Controller({
@@ -206,52 +207,18 @@ export class ReplicationController {
     }
     const key = keyOf(origin.namespace, origin.name);
     if (type === 'ADDED' || type === 'DELETED') this.#opts.onCountsChanged();
-    if (!this.#isOwnWrite(key, type, copy)) this.#controller.enqueue(key);
+    if (!this.#ownWrites.caused(key, type, copy)) this.#controller.enqueue(key);
   }
 
   #resync(): void {
     for (const obj of this.#opts.source.list()) this.#controller.enqueue(keyOf(obj.metadata.namespace ?? '', obj.metadata.name ?? ''));
   }
 
-  /**
-   * #writing runs one of this controller's own copy writes, remembering it meanwhile: the cache
-   * reports the write back through the copy watch, and reconciling that key again would be a
-   * second, no-op pass over every object (at 100k objects it doubled the work right after a sync).
-   */
-  #writing(key: string, copy: KubeObject, write: () => Promise<unknown>): Promise<void> {
-    // Not an async function: its frame, promise and await were a few hundred bytes per copy of a sync.
-    const ownWrites = this.#ownWrites;
-    ownWrites.set(key, copy);
-    const forget = (): void => void ownWrites.delete(key);
-    let written: Promise<unknown>;
-    try {
-      written = write();
-    } catch (err) {
-      forget();
-      return Promise.reject(err);
-    }
-    return written.then(forget, (err: unknown) => {
-      forget();
-      throw err;
-    });
-  }
-
-  /**
-   * #isOwnWrite tells a copy event caused by this controller's own write in progress: the stored
-   * copy holds the very spec object it wrote (a store keeps spec by reference), or, for a delete,
-   * is the copy it deleted. Any other change to a copy (an edit, a forged copy) is reconciled.
-   */
-  #isOwnWrite(key: string, type: string, copy: KubeObject): boolean {
-    const own = this.#ownWrites.get(key);
-    if (own === undefined) return false;
-    return type === 'DELETED' ? copy === own || copy.metadata.uid === own.metadata.uid : copy.spec === own.spec;
-  }
-
   #reconcile(key: string): Promise<void> {
     const [namespace, name] = splitKey(key);
     const seenAt = this.#seenAt.get(key);
     this.#seenAt.delete(key);
-    // Handlers on the reconcile's promise rather than an async frame of its own (see #writing).
+    // Handlers on the reconcile's promise rather than an async frame of its own (see OwnWrites.run).
     return reconcileReplication(this.#deps, namespace, name).then(
       (outcome) => {
         if (seenAt !== undefined && outcome !== 'unchanged' && outcome !== 'absent') this.#opts.observeLag?.((performance.now() - seenAt) / 1000);
