@@ -45,7 +45,7 @@ per small one).
 Two of the memory backend's targets are not met: small objects' memory, limited by how a copy is held
 (as JavaScript objects), and the REST point read against \`/livez\`, limited by the route's framework work.
 
-- **Small objects' memory** (~360-byte JSON, heap after GC about 870 B per copy, target ≤ 1.5x = 545 B).
+- **Small objects' memory** (~360-byte JSON, heap after GC about 875 B per copy, target ≤ 1.5x = 545 B).
   A heap snapshot after a 100k sync puts each copy's cost at:
   - the CachedObject's own objects, 312 B: its root (56 B), metadata (80 B), labels (80 B),
     annotations (64 B) and \`spec\` (32 B); and its own strings, 152 B: name (72 B), uid (56 B),
@@ -66,7 +66,7 @@ Two of the memory backend's targets are not met: small objects' memory, limited 
   (64 B) and built when read would come to about 593 B = 1.63x.
 - **REST point read vs \`/livez\`** (0.77x to 0.88x in full runs, target 0.9x). The figure reads
   one object again and again, so the lookup runs on warm data. With \`/livez\` at 40-43 µs of
-  server CPU per request, the point read may cost at most 44-48 µs; it costs 49 µs. The route's
+  server CPU per request, the point read may cost at most 44-48 µs; it costs 49-51 µs. The route's
   framework work alone uses that budget: with the handler replaced by a constant 756-byte answer
   and the same headers (no lookup, no JSON text cache), the route measured 0.88x and 0.89x of
   \`/livez\` in paired runs of server CPU per request (7 and 9 pairs; the build as it is: 0.79x and
