@@ -14,7 +14,7 @@ import { AllButBucket, MIN_SHARED, sharedEnough } from './all-but-bucket.js';
 import { Gathered } from './gathered.js';
 import { moveObject } from './index-value-moves.js';
 import type { ValueMoves } from './index-value-moves.js';
-import { OwnNameEntries, isClusterScoped } from './own-name-entries.js';
+import { OwnNameEntries } from './own-name-entries.js';
 import type { NamedMembers } from './own-name-entries.js';
 import type { IndexFunc } from './store.js';
 
@@ -119,9 +119,8 @@ export class IndexBuckets {
     const gathered = new Gathered();
     for (const obj of objects) {
       const values = this.fn(obj);
-      const inBuckets = this.bucketValues(obj, values);
-      if (this.own !== undefined && inBuckets === values && isClusterScoped(obj)) gathered.notOwnNamed.push(obj);
-      for (const value of inBuckets) {
+      if (this.own?.lacksOwnName(obj, values) === true) gathered.notOwnNamed.push(obj);
+      for (const value of this.bucketValues(obj, values)) {
         const list = gathered.get(value);
         if (list === undefined) gathered.set(value, [obj]);
         // Objects come one after the other: a repeat of obj can only be the list's last entry.

@@ -30,10 +30,15 @@ export class OwnNameEntries {
     return isClusterScoped(obj) && name !== undefined && values.includes(name) ? name : undefined;
   }
 
+  /** lacksOwnName tells an exception: a cluster-scoped obj whose values do not hold its own name. */
+  lacksOwnName(obj: KubeObject, values: readonly string[]): boolean {
+    return isClusterScoped(obj) && this.ownValue(obj, values) === undefined;
+  }
+
   /** follow records a write: prev (if any) is no longer held, next (if any) is, with nextValues. */
   follow(prev: KubeObject | undefined, next: KubeObject | undefined, nextValues: readonly string[]): void {
     if (prev !== undefined && this.#exceptions.size > 0) this.#exceptions.delete(prev);
-    if (next !== undefined && isClusterScoped(next) && this.ownValue(next, nextValues) === undefined) this.#exceptions.add(next);
+    if (next !== undefined && this.lacksOwnName(next, nextValues)) this.#exceptions.add(next);
   }
 
   /** addExceptions records loaded objects known to lack their own name. */
@@ -59,7 +64,7 @@ export class OwnNameEntries {
 }
 
 /** isClusterScoped: the table keeps obj under namespace '' (where holder looks). */
-export function isClusterScoped(obj: KubeObject): boolean {
+function isClusterScoped(obj: KubeObject): boolean {
   const namespace = obj.metadata.namespace;
   return namespace === undefined || namespace === '';
 }
