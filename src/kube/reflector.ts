@@ -8,7 +8,6 @@ import { isAppError } from '../errors.js';
 import type { GroupVersionResource } from '../apimachinery/gvr.js';
 import { schemaOf } from '../apimachinery/gvr.js';
 import type { KubeObject } from '../apimachinery/object-meta.js';
-import { isPlainObject } from '../apimachinery/object-meta.js';
 import { Backoff } from './backoff.js';
 import type { BackoffOptions } from './backoff.js';
 import type { DynamicClient, ListPage } from './dynamic-client.js';
@@ -16,14 +15,13 @@ import { InformerCache } from './informer-cache.js';
 import type { InformerHandler } from './informer-cache.js';
 import type { InformerRestarts } from './informer-metrics.js';
 import { ReflectorHealth } from './reflector-health.js';
+import { ReflectorWatch } from './reflector-watch.js';
 import type { SourceConnection } from './source-connection.js';
-import { clusterOf, resourcePath } from './source-connection.js';
-import type { WatchStream } from './source-transport.js';
+import { clusterOf } from './source-connection.js';
 import { SourceIncarnation } from './source-incarnation.js';
 import { sourceIdentity } from './source-identity.js';
-import { RELIST_OUTCOMES, RELIST_REASONS, runWatch } from './watch-session.js';
+import { RELIST_OUTCOMES, RELIST_REASONS } from './watch-session.js';
 import { InterruptiblePause } from './interruptible-pause.js';
-import type { WatchOutcome } from './watch-session.js';
 
 /** ReflectorOptions configure one reflector; cluster undefined watches every cluster of a kcp source. */
 export interface ReflectorOptions {
@@ -40,9 +38,6 @@ export interface ReflectorOptions {
   readonly afterList?: () => Promise<void>;
 }
 
-/** WATCH_TIMEOUT_RANGE_S: each watch asks the server to end it after 5–10 minutes, as client-go does, so a silently dead stream cannot last forever. */
-const WATCH_TIMEOUT_RANGE_S = [300, 600] as const;
-
 /** Reflector keeps a store of one resource of one source in step with the source. */
 export class Reflector {
   readonly source: SourceConnection;
@@ -55,11 +50,10 @@ export class Reflector {
   readonly #backoff: Backoff;
   readonly #health: ReflectorHealth;
   readonly #incarnation = new SourceIncarnation();
-  #resourceVersion = '';
+  readonly #watch: ReflectorWatch;
   #started = false;
   #stopped = false;
   #synced = false;
-  #stream: WatchStream | undefined;
   #listAbort: AbortController | undefined;
   readonly #pause = new InterruptiblePause();
 
@@ -74,6 +68,8 @@ export class Reflector {
     this.#cache = new InformerCache((obj) => clusterOf(opts.source, obj), this.#log, opts.client.sharedValues);
     this.#backoff = new Backoff(opts.backoff);
     this.#health = new ReflectorHealth({ source: opts.source.name, resource, log: this.#log, ...(opts.restarts ? { restarts: opts.restarts } : {}) });
+    const { source, gvr, cluster, labelSelector } = this;
+    this.#watch = new ReflectorWatch({ source, gvr, cluster, labelSelector, cache: this.#cache, incarnation: this.#incarnation, backoff: this.#backoff, health: this.#health });
   }
 
   /** start begins listing and watching in the background; calling it again does nothing. */
@@ -89,7 +85,7 @@ export class Reflector {
     this.#stopped = true;
     this.#health.release();
     this.#cache.silence();
-    this.#stream?.abort();
+    this.#watch.stop();
     this.#listAbort?.abort();
     this.#pause.stop();
   }
@@ -115,7 +111,7 @@ export class Reflector {
    * been stored and handed to the handlers.
    */
   get resourceVersion(): string {
-    return this.#resourceVersion;
+    return this.#watch.resourceVersion;
   }
 
   /** restarts counts re-lists and re-watches after errors and expired resourceVersions. */
@@ -160,7 +156,7 @@ export class Reflector {
         }
         relist = false;
         if (this.#stopped) return;
-        const outcome = await this.#watch();
+        const outcome = await this.#watch.run();
         if (this.#stopped) return;
         relist = RELIST_OUTCOMES.has(outcome);
         // An expired version is routine (the server compacted); the others mean the source restarted.
@@ -192,65 +188,17 @@ export class Reflector {
     this.#listAbort = undefined;
     if (this.#stopped) return;
     if (this.#incarnation.listed(identity, listed.resourceVersion)) {
-      this.#log.warn({ resourceVersion: listed.resourceVersion, previous: this.#resourceVersion }, 'the source went back in time; its list replaces everything');
+      this.#log.warn({ resourceVersion: listed.resourceVersion, previous: this.#watch.resourceVersion }, 'the source went back in time; its list replaces everything');
     }
     await this.#cache.replace(itemsOf(listed.pages));
     if (this.#stopped) return;
-    this.#resourceVersion = listed.resourceVersion;
+    this.#watch.resumeFrom(listed.resourceVersion);
     this.#synced = true;
     this.#health.connected();
     // No backoff reset here: a server may list fine and refuse every watch. Only a watch that
-    // delivers an event proves the connection healthy (firstEvent below).
+    // delivers an event proves the connection healthy (firstEvent in reflector-watch.ts).
     this.#log.debug({ objects: this.#cache.size, resourceVersion: listed.resourceVersion }, 'listed');
     await this.#opts.afterList?.();
-  }
-
-  #watch(): Promise<WatchOutcome> {
-    return runWatch({
-      transport: this.source.transport,
-      path: resourcePath(this.source, this.cluster, this.gvr),
-      query: this.#watchQuery(),
-      apply: (type, object) => (this.#stopped ? 'closed' : this.#apply(type, object)),
-      firstEvent: () => this.#backoff.reset(),
-      connected: (stream) => {
-        this.#stream = stream;
-        if (this.#stopped) return false;
-        this.#health.connected();
-        return true;
-      },
-    });
-  }
-
-  #watchQuery(): Record<string, string> {
-    const [min, max] = WATCH_TIMEOUT_RANGE_S;
-    const query: Record<string, string> = {
-      resourceVersion: this.#resourceVersion,
-      allowWatchBookmarks: 'true',
-      timeoutSeconds: String(min + Math.floor(Math.random() * (max - min))),
-    };
-    if (this.labelSelector) query['labelSelector'] = this.labelSelector;
-    return query;
-  }
-
-  /** #apply stores one watch event; it returns how the stream must end, if it must. */
-  #apply(type: string, object: unknown): WatchOutcome | Error | undefined {
-    if (!isPlainObject(object)) return undefined;
-    if (type === 'ERROR') {
-      if (object['code'] === 410) return 'gone';
-      if (object['code'] === 504) return 'too-large';
-      const message = typeof object['message'] === 'string' ? object['message'] : JSON.stringify(object);
-      return new Error(`watch error event: ${message}`);
-    }
-    if (!isPlainObject(object['metadata'])) return undefined;
-    const obj = object as KubeObject;
-    const version = obj.metadata.resourceVersion;
-    if (typeof version === 'string' && !this.#incarnation.seen(version)) return 'rewound';
-    if (type === 'ADDED' || type === 'MODIFIED') this.#cache.upsert(obj);
-    else if (type === 'DELETED') this.#cache.remove(obj);
-    else if (type !== 'BOOKMARK') return undefined;
-    const rv = obj.metadata.resourceVersion;
-    if (typeof rv === 'string' && rv !== '') this.#resourceVersion = rv;
-    return undefined;
   }
 
   /** #restartedSinceList reads the source's identity before a re-watch: another one means it restarted. */

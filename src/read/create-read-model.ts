@@ -8,11 +8,13 @@ import type { KubeObject } from '../apimachinery/object-meta.js';
 import { groupFromName, schemaOf } from '../apimachinery/gvr.js';
 import { cacheLocation } from '../cachedobjects/cache-location.js';
 import { BY_SCHEMA_AND_NAME, BY_SOURCE_CLUSTER_AND_SCHEMA, isCopyOf, schemaAndNameKey } from '../cachedobjects/cached-object-indexes.js';
-import { ORIGIN_FIELDS, cachedObjectOrigin } from '../cachedobjects/cached-object-origin.js';
+import { ORIGIN_FIELDS } from '../cachedobjects/cached-object-origin.js';
 import { CACHED_OBJECTS_GROUP, CACHED_OBJECTS_RESOURCE } from '../cachedobjects/cached-object-resource.js';
 import { unwrapCachedObject } from '../cachedobjects/wrap-cached-object.js';
 import type { IndexReader, ResourceStore } from '../store/store.js';
+import { ambiguous, sortedByPlace } from './ambiguous-match.js';
 import { CacheCopies } from './cache-copies.js';
+import { cacheLocations, cachePlaces } from './cache-places.js';
 import { overlayCachedObjects, overlayFound, overlayOnlyFound, mergePage, overlayOnlyItems } from './overlay-reads.js';
 import type { OverlayReads } from './overlay-reads.js';
 import { findEach } from './find-each.js';
@@ -95,7 +97,7 @@ class CacheReadModel implements ReadModel {
 
   async getCachedObject(name: string, where: { readonly cluster?: string; readonly shard?: string }): Promise<KubeObject> {
     let found: KubeObject[] = [];
-    for (const location of await this.#locations(where)) {
+    for (const location of await cacheLocations(this.#deps.cache, where)) {
       const obj = await this.#deps.cache.lookup({ cluster: location, group: CACHED_OBJECTS_GROUP, resource: CACHED_OBJECTS_RESOURCE, namespace: '', name });
       if (obj !== undefined) found.push(obj);
     }
@@ -143,7 +145,7 @@ class CacheReadModel implements ReadModel {
   async #located(filter: CachedObjectFilter, cursor: PageCursor | undefined): Promise<CachedObjectFilter> {
     if (filter.shard !== undefined || filter.cluster === undefined) return filter;
     if (cursor !== undefined) return cursor.shard === undefined ? filter : { ...filter, shard: cursor.shard };
-    const shards = new Set((await this.#places({ cluster: filter.cluster })).map((place) => place.shard));
+    const shards = new Set((await cachePlaces(this.#deps.cache, { cluster: filter.cluster })).map((place) => place.shard));
     const [only] = shards;
     return shards.size === 1 && only !== undefined ? { ...filter, shard: only } : filter;
   }
@@ -200,25 +202,6 @@ class CacheReadModel implements ReadModel {
     return candidates;
   }
 
-  /** locations are the cache's (shard, cluster) keys matching where. */
-  async #locations(where: { readonly cluster?: string; readonly shard?: string }): Promise<string[]> {
-    return (await this.#places(where)).map((place) => cacheLocation(place.shard, place.cluster));
-  }
-
-  /** places are the (shard, logical cluster) pairs holding copies that match where. */
-  async #places(where: { readonly cluster?: string; readonly shard?: string }): Promise<Array<{ shard: string; cluster: string }>> {
-    if (where.shard !== undefined && where.cluster !== undefined) return [{ shard: where.shard, cluster: where.cluster }];
-    const counts = await this.#deps.cache.indexCounts(CACHED_OBJECTS_GROUP, CACHED_OBJECTS_RESOURCE, BY_SOURCE_CLUSTER_AND_SCHEMA);
-    const places = new Map<string, { shard: string; cluster: string }>();
-    for (const { value } of counts) {
-      const [shard = '', cluster = ''] = value.split('|');
-      if ((where.shard === undefined || shard === where.shard) && (where.cluster === undefined || cluster === where.cluster)) {
-        places.set(cacheLocation(shard, cluster), { shard, cluster });
-      }
-    }
-    return [...places.values()];
-  }
-
 }
 
 /** EVERY_LOCATION is the index scope of a point read that does not name both shard and cluster. */
@@ -227,36 +210,6 @@ const EVERY_LOCATION = { cluster: undefined, group: CACHED_OBJECTS_GROUP, resour
 /** fromCache is a lookup answered by the cache's copy alone. */
 function fromCache(copy: KubeObject): FoundObject {
   return { object: unwrapCachedObject(copy), cachedObject: copy, shard: ORIGIN_FIELDS.shard(copy), cluster: ORIGIN_FIELDS.cluster(copy), source: 'cache' };
-}
-
-/** sortedByPlace orders matches by shard, cluster and namespace, so a 409 names them in a stable order. */
-function sortedByPlace(found: readonly FoundObject[]): FoundObject[] {
-  const place = (f: FoundObject): string => `${f.shard}\u0000${f.cluster}\u0000${f.object.metadata.namespace ?? ''}`;
-  return [...found].sort((a, b) => (place(a) < place(b) ? -1 : place(a) > place(b) ? 1 : 0));
-}
-
-/**
- * ambiguous is the 409 for a lookup that matched in several places; it names each place as
- * shard/cluster (and /namespace when the matches differ only by namespace), one cause each.
- */
-function ambiguous(what: string, ref: { readonly name: string; readonly group?: string }, matches: readonly KubeObject[]): AppError {
-  const places = matches.map((m) => ({
-    shard: ORIGIN_FIELDS.shard(m),
-    cluster: ORIGIN_FIELDS.cluster(m),
-    namespace: cachedObjectOrigin(m)?.namespace ?? '',
-  }));
-  const byNamespace = new Set(places.map((p) => `${p.shard}/${p.cluster}`)).size < places.length;
-  const label = (p: (typeof places)[number]): string => `${p.shard}/${p.cluster}${byNamespace ? `/${p.namespace}` : ''}`;
-  const choose = byNamespace ? 'pass namespace (or cluster and shard) to choose one' : 'pass cluster (and shard) to choose one';
-  return new AppError('Conflict', `${what} exists in ${places.length} places (${places.map(label).join(', ')}); ${choose}`, {
-    name: ref.name,
-    group: ref.group,
-    causes: places.map((p) => ({
-      reason: 'FieldValueDuplicate',
-      field: byNamespace ? 'namespace' : 'cluster',
-      message: `shard=${p.shard} cluster=${p.cluster}${byNamespace ? ` namespace=${p.namespace}` : ''}`,
-    })),
-  });
 }
 
 /**

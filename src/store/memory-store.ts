@@ -13,9 +13,10 @@ import { byNamespaceAndName, collectObjects, collectUnsorted, indexedCount, inde
 import { planLabelIndex } from './label-index-plan.js';
 import type { ClusterTable } from './object-table.js';
 import type { Committer, PlannedWrite } from './committer.js';
-import { StaleView } from './committer.js';
 import { defaultRandomSuffix, pickName, SecondStamps } from './object-naming.js';
 import { checkPreconditions } from './preconditions.js';
+import { checkedWrite } from './checked-write.js';
+import { settle, skipGone } from './delete-outcomes.js';
 import { conflict, notFound } from './store-errors.js';
 import type * as S from './store.js';
 import { WatchCache } from './watch-cache.js';
@@ -26,8 +27,6 @@ import { CompactRecords } from '../apimachinery/compact-records.js';
 
 /** DELETE_WAVE is how many deletes of a collection are in flight at once with a backend. */
 const DELETE_WAVE = 256;
-/** STALE_VIEW_ATTEMPTS bounds how often a write is checked again after its view proved stale. */
-const STALE_VIEW_ATTEMPTS = 64;
 
 export { defaultRandomSuffix };
 
@@ -67,7 +66,7 @@ export class MemoryStore implements S.ResourceStore, S.IndexReader {
 
   /** create stores a new object; see ResourceStore.create. */
   create(ref: S.ResourceRef, obj: KubeObject, opts: S.CreateOptions = {}): Promise<KubeObject> {
-    return this.checkedWrite(() => {
+    return checkedWrite(() => {
       const meta: ObjectMeta = obj.metadata ?? {};
       const namespace = meta.namespace ?? '';
       const name = pickName(this.table.cluster(ref), ref, namespace, meta, this.randomSuffix);
@@ -122,7 +121,7 @@ export class MemoryStore implements S.ResourceStore, S.IndexReader {
 
   /** update replaces a stored object; see ResourceStore.update. */
   update(key: S.ObjectKey, obj: KubeObject, opts: S.UpdateOptions = {}): Promise<KubeObject> {
-    return this.checkedWrite(() => this.updateOnce(key, obj, opts));
+    return checkedWrite(() => this.updateOnce(key, obj, opts));
   }
 
   private updateOnce(key: S.ObjectKey, obj: KubeObject, opts: S.UpdateOptions): KubeObject | Promise<KubeObject> {
@@ -146,7 +145,7 @@ export class MemoryStore implements S.ResourceStore, S.IndexReader {
 
   /** delete removes or marks an object; see ResourceStore.delete. */
   delete(key: S.ObjectKey, opts: S.DeleteOptions = {}): Promise<S.DeleteResult> {
-    return this.checkedWrite(() => this.deleteOnce(key, opts));
+    return checkedWrite(() => this.deleteOnce(key, opts));
   }
 
   /** deleteCollection deletes every match of a list; see ResourceStore.deleteCollection. */
@@ -224,42 +223,4 @@ export class MemoryStore implements S.ResourceStore, S.IndexReader {
     this.cache.commit(cluster, write.type, write.object, write.previous, write.bytes);
     return write.object;
   }
-
-  /**
-   * checkedWrite runs a write's checks again while the committer finds the view of its key stale.
-   * It never throws: a write's promise rejects. Without a committer a write is done when attempt
-   * returns, and a sync's writes then cost one settled promise each, not an async frame (nor the
-   * extra turn an async caller returning this promise would take).
-   */
-  private checkedWrite<T>(attempt: () => T | Promise<T>): Promise<T> {
-    try {
-      const result = attempt();
-      return result instanceof Promise ? result.catch((err: unknown) => this.retriedWrite(attempt, err)) : Promise.resolve(result);
-    } catch (err) {
-      return this.retriedWrite(attempt, err);
-    }
-  }
-
-  /** retriedWrite goes on from a first attempt that failed with err: a stale view is tried again, STALE_VIEW_ATTEMPTS attempts in all. */
-  private async retriedWrite<T>(attempt: () => T | Promise<T>, err: unknown): Promise<T> {
-    for (let tried = 1; ; tried++) {
-      if (!(err instanceof StaleView) || tried >= STALE_VIEW_ATTEMPTS) throw err instanceof StaleView ? new AppError('Conflict', err.message) : err;
-      try {
-        return await attempt();
-      } catch (next) {
-        err = next;
-      }
-    }
-  }
-}
-
-/** settle turns a persisted delete into its result. */
-async function settle(persisted: KubeObject | Promise<KubeObject>, deleted: boolean): Promise<S.DeleteResult> {
-  return { object: await persisted, deleted };
-}
-
-/** skipGone drops an object deleted meanwhile from a deleteCollection's result; anything else fails it. */
-function skipGone(err: unknown): undefined {
-  if (err instanceof AppError && err.code === 'NotFound') return undefined;
-  throw err;
 }

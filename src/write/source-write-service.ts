@@ -5,19 +5,20 @@
 // source call and the recording of one object run under one lock, so recordings follow the order
 // of commits. A failed write records nothing and its error goes back unchanged.
 
-import { AppError, isAppError } from '../errors.js';
+import { isAppError } from '../errors.js';
 import type { GroupVersionResource } from '../apimachinery/gvr.js';
 import { parseLabelSelector } from '../apimachinery/label-selector.js';
 import type { KubeObject } from '../apimachinery/object-meta.js';
 import { survivesDelete } from '../overlay/delete-outcome.js';
 import type { KeyedMutex } from '../overlay/key-lock.js';
-import { overlayKeyString } from '../overlay/overlay-key.js';
 import type { OverlayKey } from '../overlay/overlay-key.js';
 import type { ObservedCopy } from '../overlay/overlay.js';
 import type { OverlayRecorder } from '../overlay/overlay-recorder.js';
 import type {
   DeleteOptions, NamedTarget, PatchType, WriteOptions, WriteResult, WriteService, WriteTarget,
 } from './write-service.js';
+import { chooseSource } from './source-choice.js';
+import { gvrOf, isObject, keyOf, lockKey, named, resultOf, withMeta } from './write-mapping.js';
 import type { WrittenScopes } from './written-scopes.js';
 
 /** WriteClient is what the write service needs of a source's DynamicClient. */
@@ -213,62 +214,9 @@ class SourceWriteService implements WriteService {
     return kind !== undefined && this.#deps.isOverlaid(gvr.group, gvr.version, kind);
   }
 
-  // The source a write goes to: the named shard, or the only source when none is named.
+  // The source a write goes to: the named shard, or the only source (source-choice.ts).
   #source(shard: string | undefined): { shard: string; client: WriteClient } {
-    const sources = this.#deps.sources();
-    const names = [...sources.keys()].sort();
-    if (shard !== undefined && shard !== '') {
-      const source = sources.get(shard);
-      if (source === undefined) {
-        throw new AppError('BadRequest', `shard "${shard}" is not a connected source (sources: ${names.join(', ') || 'none'})`, {
-          causes: [{ reason: 'FieldValueNotSupported', field: 'shard', message: `supported values: ${names.join(', ')}` }],
-        });
-      }
-      return { shard, client: source.client };
-    }
-    const [only, second] = names;
-    if (only === undefined) throw new AppError('ServiceUnavailable', 'no source is connected yet', { retryAfterSeconds: 1 });
-    if (second !== undefined) {
-      throw new AppError('BadRequest', `several sources serve writes (${names.join(', ')}); pass shard to choose one`, {
-        causes: [{ reason: 'FieldValueRequired', field: 'shard', message: `one of: ${names.join(', ')}` }],
-      });
-    }
-    return { shard: only, client: (sources.get(only) as WriteSource).client };
+    const chosen = chooseSource(this.#deps.sources(), shard);
+    return { shard: chosen.shard, client: chosen.source.client };
   }
-}
-
-function gvrOf(target: WriteTarget): GroupVersionResource {
-  return { group: target.group === 'core' ? '' : target.group, version: target.version, resource: target.resource };
-}
-
-function keyOf(shard: string, cluster: string, gvr: GroupVersionResource, namespace: string, name: string): OverlayKey {
-  return { shard, cluster, group: gvr.group, resource: gvr.resource, namespace, name };
-}
-
-function lockKey(shard: string, target: WriteTarget, namespace: string | undefined, name: string): string {
-  return overlayKeyString(keyOf(shard, target.cluster, gvrOf(target), namespace ?? '', name));
-}
-
-function resultOf(object: KubeObject, shard: string, cluster: string, gvr: GroupVersionResource): WriteResult {
-  return { object, resourceVersion: object.metadata.resourceVersion ?? '', shard, cluster, resource: { group: gvr.group, resource: gvr.resource } };
-}
-
-// An answer that is an object rather than a Status (a delete answers either).
-function isObject(response: KubeObject): boolean {
-  return response.kind !== 'Status' && typeof response.metadata.uid === 'string' && response.metadata.uid !== '';
-}
-
-function withMeta(obj: KubeObject, meta: Record<string, string>): KubeObject {
-  return { ...obj, metadata: { ...obj.metadata, ...meta } };
-}
-
-// The object of an update carries the target's name; a different name in the body is refused.
-function named(obj: KubeObject, name: string): KubeObject {
-  const own = obj.metadata.name;
-  if (own !== undefined && own !== '' && own !== name) {
-    throw new AppError('BadRequest', `the name in the body ("${own}") does not match the name in the path ("${name}")`, {
-      causes: [{ reason: 'FieldValueInvalid', field: 'metadata.name', message: `must be "${name}"` }],
-    });
-  }
-  return own === name ? obj : withMeta(obj, { name });
 }
