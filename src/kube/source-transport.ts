@@ -5,12 +5,12 @@
 // Watch streams are read here rather than by client-node's Watch, which ends any watch that has
 // carried no data for 30 s: a quiet resource would be re-watched, and re-checked, forever.
 
-import { Buffer } from 'node:buffer';
 import { STATUS_CODES } from 'node:http';
 import { HttpMethod, KubeConfig, RequestContext } from '@kubernetes/client-node';
 import { fetch } from 'undici';
 import type { HeadersInit, Response } from 'undici';
 import { DispatcherReuse } from './dispatcher-reuse.js';
+import { peekedText, readEvents } from './response-bodies.js';
 
 /** REQUEST_TIMEOUT_MS bounds a non-watch request, so a hung server cannot stall a reflector forever. */
 const REQUEST_TIMEOUT_MS = 30_000;
@@ -165,60 +165,6 @@ export class SourceTransport {
       signal: opts.signal,
       ...(opts.body === undefined ? {} : { body: opts.body }),
     });
-  }
-}
-
-/** PEEK_CHARS bounds the start of a body a peek sees: a List's kind, apiVersion and metadata fit. */
-const PEEK_CHARS = 4096;
-
-/** peekedText reads a body to its end as text, showing peek its start as it arrives. */
-async function peekedText(res: Response, peek: (start: string) => boolean): Promise<string> {
-  if (res.body === null) return '';
-  const chunks: Buffer[] = [];
-  const decoder = new TextDecoder();
-  let start = '';
-  let peeking = true;
-  for await (const chunk of res.body) {
-    const bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-    chunks.push(bytes);
-    if (!peeking) continue;
-    const shown = bytes.length <= PEEK_CHARS ? bytes : bytes.subarray(0, PEEK_CHARS);
-    start += decoder.decode(shown, { stream: true });
-    // A chunk shown only in part ends the peek: the decoder has not seen the rest of it.
-    peeking = !peek(start) && shown === bytes && start.length < PEEK_CHARS;
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
-
-/** readEvents reads a watch body of newline-delimited JSON events until it ends; a line that is not an event is skipped. */
-async function readEvents(body: AsyncIterable<Uint8Array>, onEvent: (type: string, object: unknown) => void): Promise<void> {
-  const decoder = new TextDecoder();
-  let pending = '';
-  const emit = (line: string): void => {
-    const event = parseEvent(line);
-    if (event) onEvent(event.type, event.object);
-  };
-  for await (const chunk of body) {
-    const text = decoder.decode(chunk, { stream: true });
-    // A large event comes in many chunks: only a chunk that ends a line splits what is pending.
-    if (!text.includes('\n')) {
-      pending += text;
-      continue;
-    }
-    const lines = (pending + text).split('\n');
-    pending = lines.pop() ?? '';
-    for (const line of lines) emit(line);
-  }
-  emit(pending + decoder.decode());
-}
-
-function parseEvent(line: string): { type: string; object: unknown } | undefined {
-  if (line.trim() === '') return undefined;
-  try {
-    const event = JSON.parse(line) as { type?: unknown; object?: unknown };
-    return typeof event.type === 'string' ? { type: event.type, object: event.object } : undefined;
-  } catch {
-    return undefined;
   }
 }
 
