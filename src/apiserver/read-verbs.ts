@@ -7,6 +7,7 @@ import { apiVersionOf } from '../apimachinery/gvr.js';
 import { joinedJsonBytes } from '../apimachinery/joined-json-bytes.js';
 import { parseLabelSelector } from '../apimachinery/label-selector.js';
 import { parseFieldSelector } from '../apimachinery/field-selector.js';
+import { isNumericResourceVersion } from '../apimachinery/resource-version.js';
 import { LOGICAL_CLUSTER_ANNOTATION } from '../apimachinery/logical-cluster.js';
 import type { ListOptions, ListResult, WatchEvent } from '../store/store.js';
 import { tooLargeResourceVersion } from '../store/store-errors.js';
@@ -23,6 +24,7 @@ type Query = Record<string, QueryValue>;
 
 /** getObject serves GET of one object (or its status subresource, which reads the same). */
 export async function getObject(ctx: ApiContext, target: RequestTarget, req: FastifyRequest, reply: FastifyReply): Promise<void> {
+  requestedVersion(req.query as Query);
   await readConsistently(ctx, req.query as Query);
   const obj = target.cluster === undefined || target.where !== undefined
     ? await getAcrossClusters(ctx, target)
@@ -45,8 +47,9 @@ export async function listOrWatch(ctx: ApiContext, target: RequestTarget, req: F
     await watch(ctx, target, req, reply, selectors);
     return;
   }
+  const resourceVersion = requestedVersion(query);
   await readConsistently(ctx, query);
-  await refuseFutureVersion(ctx, firstValue(query['resourceVersion']));
+  await refuseFutureVersion(ctx, resourceVersion);
   const opts: ListOptions = {
     ...selectors,
     limit: Math.min(parseNonNegativeInt('limit', query['limit']) ?? 0, MAX_LIST_LIMIT) || undefined,
@@ -111,12 +114,24 @@ async function readConsistently(ctx: ApiContext, query: Query): Promise<void> {
 }
 
 /**
+ * requestedVersion is a get's or list's `resourceVersion`, unset or '' when none. Anything but an
+ * unsigned decimal is 400 BadRequest, as a watch's is: kube-apiserver refuses what ParseUint cannot
+ * read, and serving the current state instead would hide a client's bug.
+ */
+function requestedVersion(query: Query): string | undefined {
+  const resourceVersion = firstValue(query['resourceVersion']);
+  if (resourceVersion === undefined || resourceVersion === '') return undefined;
+  if (!isNumericResourceVersion(resourceVersion)) throw new AppError('BadRequest', `invalid resourceVersion "${resourceVersion}": must be a non-negative integer`);
+  return resourceVersion;
+}
+
+/**
  * refuseFutureVersion answers a list "not older than" a resourceVersion this store has not reached
  * as kube-apiserver does (504, ResourceVersionTooLarge), so a client that followed an earlier
  * incarnation of the store re-lists from scratch instead of trusting a list that predates its own.
  */
 async function refuseFutureVersion(ctx: ApiContext, resourceVersion: string | undefined): Promise<void> {
-  if (resourceVersion === undefined || !/^\d{1,20}$/.test(resourceVersion)) return;
+  if (resourceVersion === undefined) return;
   const current = Number(await ctx.store.resourceVersion());
   const requested = Number(resourceVersion);
   if (requested > current) throw tooLargeResourceVersion(requested, current);

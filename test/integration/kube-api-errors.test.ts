@@ -166,5 +166,23 @@ describe('kube API errors', () => {
     expect(res.body.message).toMatch(/^Timeout: Too large resource version: 99999999, current: \d+$/);
     expect(res.body.details.causes).toEqual([{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }]);
   });
+  it.each([
+    ['case 26: a list', 'abc', ''],
+    ['case 27: a list', '-5', ''],
+    ['case 28: a get', '1.5', '/w1'],
+    ['case 29: a list of the cache API', 'abc', ''],
+    ['case 30: a list', '18446744073709551616', ''],
+  ])('%s with resourceVersion=%s is 400 BadRequest, as a watch with it is', async (name, rv, path) => {
+    const base = name.includes('cache API') ? `${app.url}/services/cache/shards/*/clusters/*/apis/cache.kcp.io/v1alpha1/cachedobjects` : widgets;
+    const res = await request('GET', `${base}${path}?resourceVersion=${rv}`);
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ kind: 'Status', status: 'Failure', reason: 'BadRequest', code: 400, message: `invalid resourceVersion "${rv}": must be a non-negative integer` });
+  });
+  it('case 31: a get and a list with resourceVersion 0 or a version reached are answered', async () => {
+    expect((await request('GET', `${widgets}/w1?resourceVersion=0`)).status).toBe(200);
+    const listed = await request('GET', `${widgets}?resourceVersion=0`);
+    expect(listed.status).toBe(200);
+    expect((await request('GET', `${widgets}?resourceVersion=${listed.body.metadata.resourceVersion}`)).status).toBe(200);
+  });
 });
 
