@@ -181,6 +181,12 @@ function registerBodyParsers(app: FastifyInstance): void {
       done(err as Error, undefined);
     }
   });
+  // Any other media type is refused as kube-apiserver refuses it, naming what may be sent instead.
+  // A PATCH goes on unread: the patch verb names the patch types its resource takes.
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (req, _body, done) => {
+    if (req.method === 'PATCH') return done(null, undefined);
+    done(new AppError('UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json, ${PROTOBUF_MEDIA_TYPE}`), undefined);
+  });
   // kubectl's generator commands (create namespace/configmap/secret) send built-in types as protobuf.
   app.addContentTypeParser(PROTOBUF_MEDIA_TYPE, { parseAs: 'buffer' }, (_req, body, done) => {
     try {

@@ -111,10 +111,21 @@ describe('kube API errors', () => {
     expect((await request('GET', `${widgets}/w1`)).body.spec.a).toBe(1);
   });
 
-  it('case 17: an unsupported content type is 415', async () => {
+  it('case 17: an unsupported content type is 415 naming the media types a write takes', async () => {
     const res = await request('POST', widgets, 'name: x', 'text/plain');
     expect(res.status).toBe(415);
-    expect(res.body).toMatchObject({ kind: 'Status', reason: 'UnsupportedMediaType' });
+    expect(res.body).toMatchObject({ kind: 'Status', reason: 'UnsupportedMediaType', code: 415 });
+    expect(res.body.message).toBe('the body of the request was in an unknown format - accepted media types include: application/json, application/vnd.kubernetes.protobuf');
+    const put = await request('PUT', `${widgets}/w1`, 'x', 'application/x-www-form-urlencoded');
+    expect(put.status).toBe(415);
+    expect(put.body.message).toContain('accepted media types include: application/json');
+  });
+
+  it('case 17b: a PATCH of an unsupported content type is 415 naming the patch types of that resource', async () => {
+    const res = await request('PATCH', `${widgets}/w1`, '{}', 'text/plain');
+    expect(res.status).toBe(415);
+    expect(res.body).toMatchObject({ kind: 'Status', reason: 'UnsupportedMediaType', code: 415 });
+    expect(res.body.message).toBe('the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml');
   });
 
   it('case 18: deleting the default namespace is forbidden', async () => {
