@@ -17,6 +17,7 @@ import { keyOf, present } from './object-input.js';
 import type { QueryValue } from './query-params.js';
 import { MAX_LIST_LIMIT, firstValue, parseBoolean, parseNonNegativeInt } from './query-params.js';
 import type { RequestTarget } from './request-target.js';
+import { checkListOptions } from './list-options.js';
 import { toTable, wantsTable } from './table.js';
 import { serveWatch } from './watch-stream.js';
 
@@ -43,13 +44,22 @@ export async function listOrWatch(ctx: ApiContext, target: RequestTarget, req: F
     labelSelector: parseLabelSelector(firstValue(query['labelSelector']) ?? ''),
     fieldSelector: parseFieldSelector(firstValue(query['fieldSelector']) ?? '', target.info.fieldSelectors),
   };
-  if (parseBoolean('watch', query['watch'])) {
+  const watching = parseBoolean('watch', query['watch']);
+  const resourceVersionMatch = firstValue(query['resourceVersionMatch']);
+  checkListOptions({
+    watch: watching,
+    resourceVersion: firstValue(query['resourceVersion']),
+    resourceVersionMatch,
+    continue: firstValue(query['continue']),
+    ...(firstValue(query['sendInitialEvents']) === undefined ? {} : { sendInitialEvents: parseBoolean('sendInitialEvents', query['sendInitialEvents']) }),
+  });
+  if (watching) {
     await watch(ctx, target, req, reply, selectors);
     return;
   }
   const resourceVersion = requestedVersion(query);
   await readConsistently(ctx, query);
-  await refuseFutureVersion(ctx, resourceVersion);
+  await refuseFutureVersion(ctx, resourceVersion, resourceVersionMatch === 'Exact');
   const opts: ListOptions = {
     ...selectors,
     limit: Math.min(parseNonNegativeInt('limit', query['limit']) ?? 0, MAX_LIST_LIMIT) || undefined,
@@ -129,12 +139,16 @@ function requestedVersion(query: Query): string | undefined {
  * refuseFutureVersion answers a list "not older than" a resourceVersion this store has not reached
  * as kube-apiserver does (504, ResourceVersionTooLarge), so a client that followed an earlier
  * incarnation of the store re-lists from scratch instead of trusting a list that predates its own.
+ * With resourceVersionMatch=Exact, only the current version can be listed.
  */
-async function refuseFutureVersion(ctx: ApiContext, resourceVersion: string | undefined): Promise<void> {
+async function refuseFutureVersion(ctx: ApiContext, resourceVersion: string | undefined, exact: boolean): Promise<void> {
   if (resourceVersion === undefined) return;
   const current = Number(await ctx.store.resourceVersion());
   const requested = Number(resourceVersion);
   if (requested > current) throw tooLargeResourceVersion(requested, current);
+  // The store keeps no past states to list: an exact list of an older version is expired, as
+  // kube-apiserver answers one of a version etcd has compacted away.
+  if (exact && requested < current) throw new AppError('Expired', `too old resource version: ${requested} (${current})`);
 }
 
 function listMeta(page: ListResult): Record<string, unknown> {

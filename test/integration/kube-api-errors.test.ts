@@ -189,6 +189,29 @@ describe('kube API errors', () => {
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ kind: 'Status', status: 'Failure', reason: 'BadRequest', code: 400, message: `invalid resourceVersion "${rv}": must be a non-negative integer` });
   });
+  it('case 32: list and watch options that do not combine are 422 Invalid with a cause per rule', async () => {
+    const noVersion = await request('GET', `${widgets}?resourceVersionMatch=Exact`);
+    expect(noVersion.status).toBe(422);
+    expect(noVersion.body).toMatchObject({ kind: 'Status', reason: 'Invalid', code: 422, details: { kind: 'ListOptions', group: 'meta.k8s.io' } });
+    expect(noVersion.body.details.causes).toEqual([{ reason: 'FieldValueForbidden', field: 'resourceVersionMatch', message: 'Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided' }]);
+    expect((await request('GET', `${widgets}?resourceVersionMatch=Bogus&resourceVersion=1`)).status).toBe(422);
+    expect((await request('GET', `${widgets}?watch=true&sendInitialEvents=true`)).status).toBe(422);
+    expect((await request('GET', `${app.url}/services/cache/shards/*/clusters/*/apis/cache.kcp.io/v1alpha1/cachedobjects?sendInitialEvents=true`)).status).toBe(422);
+  });
+
+  it('case 33: an exact list is answered at the current version and 410 Expired at an older one', async () => {
+    const current = (await request('GET', widgets)).body.metadata.resourceVersion as string;
+    const exact = await request('GET', `${widgets}?resourceVersion=${current}&resourceVersionMatch=Exact`);
+    expect(exact.status).toBe(200);
+    expect(exact.body.metadata.resourceVersion).toBe(current);
+    expect((await request('POST', cm, { metadata: { name: 'moves-the-version' } })).status).toBe(201);
+    const older = await request('GET', `${widgets}?resourceVersion=${current}&resourceVersionMatch=Exact`);
+    expect(older.status).toBe(410);
+    expect(older.body).toMatchObject({ kind: 'Status', reason: 'Expired', code: 410 });
+    expect(older.body.message).toMatch(new RegExp(`^too old resource version: ${current} \\(\\d+\\)$`));
+    expect((await request('GET', `${widgets}?resourceVersion=${current}&resourceVersionMatch=NotOlderThan`)).status).toBe(200);
+  });
+
   it('case 31: a get and a list with resourceVersion 0 or a version reached are answered', async () => {
     expect((await request('GET', `${widgets}/w1?resourceVersion=0`)).status).toBe(200);
     const listed = await request('GET', `${widgets}?resourceVersion=0`);
