@@ -59,13 +59,14 @@ export async function listOrWatch(ctx: ApiContext, target: RequestTarget, req: F
   }
   const resourceVersion = requestedVersion(query);
   await readConsistently(ctx, query);
-  await refuseFutureVersion(ctx, resourceVersion, resourceVersionMatch === 'Exact');
+  await refuseFutureVersion(ctx, resourceVersion);
   const opts: ListOptions = {
     ...selectors,
     limit: Math.min(parseNonNegativeInt('limit', query['limit']) ?? 0, MAX_LIST_LIMIT) || undefined,
     continue: firstValue(query['continue']) || undefined,
   };
   const page = await ctx.store.list(scopeOf(target), opts);
+  if (resourceVersionMatch === 'Exact' && resourceVersion !== undefined) requireExact(resourceVersion, page.resourceVersion);
   if (wantsTable(req.headers.accept)) {
     await reply.send(toTable(target.info, page.items, listMeta(page)));
     return;
@@ -139,16 +140,22 @@ function requestedVersion(query: Query): string | undefined {
  * refuseFutureVersion answers a list "not older than" a resourceVersion this store has not reached
  * as kube-apiserver does (504, ResourceVersionTooLarge), so a client that followed an earlier
  * incarnation of the store re-lists from scratch instead of trusting a list that predates its own.
- * With resourceVersionMatch=Exact, only the current version can be listed.
  */
-async function refuseFutureVersion(ctx: ApiContext, resourceVersion: string | undefined, exact: boolean): Promise<void> {
+async function refuseFutureVersion(ctx: ApiContext, resourceVersion: string | undefined): Promise<void> {
   if (resourceVersion === undefined) return;
   const current = Number(await ctx.store.resourceVersion());
   const requested = Number(resourceVersion);
   if (requested > current) throw tooLargeResourceVersion(requested, current);
-  // The store keeps no past states to list: an exact list of an older version is expired, as
-  // kube-apiserver answers one of a version etcd has compacted away.
-  if (exact && requested < current) throw new AppError('Expired', `too old resource version: ${requested} (${current})`);
+}
+
+/**
+ * requireExact refuses a list asked at exactly one version when the list taken is at another. The
+ * store keeps no past states, so an older version is expired, as kube-apiserver answers one that
+ * etcd has compacted away; checking the list taken, not the version before it, also refuses a list
+ * that a write landing meanwhile moved on.
+ */
+function requireExact(requested: string, listed: string): void {
+  if (Number(requested) !== Number(listed)) throw new AppError('Expired', `too old resource version: ${Number(requested)} (${listed})`);
 }
 
 function listMeta(page: ListResult): Record<string, unknown> {
