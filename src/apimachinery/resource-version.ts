@@ -14,6 +14,11 @@ export function parseResourceVersion(rv: string): bigint {
   return value;
 }
 
+/** invalidResourceVersion is the BadRequest for a `resourceVersion` query parameter that is not an unsigned decimal. */
+export function invalidResourceVersion(rv: string): AppError {
+  return new AppError('BadRequest', `invalid resourceVersion "${rv}": must be a non-negative integer`);
+}
+
 /** isNumericResourceVersion tells whether a resource version is a decimal cachegate can compare. */
 export function isNumericResourceVersion(rv: string): boolean {
   return toBigInt(rv) !== undefined;

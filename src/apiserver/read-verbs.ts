@@ -7,7 +7,7 @@ import { apiVersionOf } from '../apimachinery/gvr.js';
 import { joinedJsonBytes } from '../apimachinery/joined-json-bytes.js';
 import { parseLabelSelector } from '../apimachinery/label-selector.js';
 import { parseFieldSelector } from '../apimachinery/field-selector.js';
-import { isNumericResourceVersion } from '../apimachinery/resource-version.js';
+import { invalidResourceVersion, isNumericResourceVersion } from '../apimachinery/resource-version.js';
 import { LOGICAL_CLUSTER_ANNOTATION } from '../apimachinery/logical-cluster.js';
 import type { ListOptions, ListResult, WatchEvent } from '../store/store.js';
 import { tooLargeResourceVersion } from '../store/store-errors.js';
@@ -132,7 +132,7 @@ async function readConsistently(ctx: ApiContext, query: Query): Promise<void> {
 function requestedVersion(query: Query): string | undefined {
   const resourceVersion = firstValue(query['resourceVersion']);
   if (resourceVersion === undefined || resourceVersion === '') return undefined;
-  if (!isNumericResourceVersion(resourceVersion)) throw new AppError('BadRequest', `invalid resourceVersion "${resourceVersion}": must be a non-negative integer`);
+  if (!isNumericResourceVersion(resourceVersion)) throw invalidResourceVersion(resourceVersion);
   return resourceVersion;
 }
 

@@ -4,6 +4,7 @@
 
 import { AppError } from '../errors.js';
 import { tooLargeResourceVersion } from './store-errors.js';
+import { invalidResourceVersion } from '../apimachinery/resource-version.js';
 import type { KubeObject } from '../apimachinery/object-meta.js';
 import type { EventWindow } from './event-window.js';
 import { collectObjects } from './list-query.js';
@@ -71,6 +72,6 @@ function bookmarkObject(rv: number, initialEventsEnd: boolean): KubeObject {
 function parseStart(rv: string | undefined): number {
   if (rv === undefined || rv === '') return 0;
   const value = /^\d+$/.test(rv) ? Number(rv) : NaN;
-  if (!Number.isSafeInteger(value)) throw new AppError('BadRequest', `invalid resourceVersion "${rv}": must be a non-negative integer`);
+  if (!Number.isSafeInteger(value)) throw invalidResourceVersion(rv);
   return value;
 }
