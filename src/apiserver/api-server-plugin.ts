@@ -75,24 +75,29 @@ export async function apiServerPlugin(app: FastifyInstance, opts: ApiServerOptio
   app.setErrorHandler(sendError);
   app.addHook('preClose', async () => ctx.watches.closeAll());
   const authorize = opts.authorize;
-  if (authorize) app.addHook('preHandler', async (req) => void authorize(req, clusterParam(req), verbOf(req.method)));
+  // Authorization, then the resource, then the body, as kube-apiserver orders them: a request
+  // another cluster's token may not make is 403 and one for a resource not served is 404 (or 405
+  // on a read-only one) whatever its body holds, so neither is read or decoded first.
+  if (authorize) app.addHook('onRequest', async (req) => void authorize(req, clusterParam(req), verbOf(req.method)));
   registerDiscovery(app, opts);
+  const targets = new WeakMap<FastifyRequest, RequestTarget>();
   const verbs = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
-  app.route({
-    method: [...verbs], url: '/api/v1/*', bodyLimit: opts.bodyLimit,
-    handler: async (req, reply) => dispatch(ctx, resolve(opts, req, '', 'v1'), req, reply),
-  });
-  app.route({
-    method: [...verbs], url: '/apis/:group/:version/*', bodyLimit: opts.bodyLimit,
-    handler: async (req, reply) => {
-      const { group = '', version = '' } = req.params as Record<string, string>;
-      return dispatch(ctx, resolve(opts, req, group, version), req, reply);
-    },
-  });
+  for (const url of ['/api/v1/*', '/apis/:group/:version/*']) {
+    app.route({
+      method: [...verbs], url, bodyLimit: opts.bodyLimit,
+      preParsing: async (req, _reply, payload) => {
+        targets.set(req, allowedTarget(resolve(opts, req), req.method));
+        return payload;
+      },
+      handler: async (req, reply) => dispatch(ctx, targets.get(req) ?? allowedTarget(resolve(opts, req), req.method), req, reply),
+    });
+  }
 }
 
-function resolve(opts: ApiServerOptions, req: FastifyRequest, group: string, version: string): RequestTarget {
+function resolve(opts: ApiServerOptions, req: FastifyRequest): RequestTarget {
   const params = req.params as Record<string, string>;
+  // `/api/v1/*` is the core group; its routes have no group or version params.
+  const { group = '', version = 'v1' } = params;
   const location = opts.locate(params);
   const narrowed = opts.authorize?.(req, clusterParam(req), verbOf(req.method));
   const where = narrowed === undefined ? location.where : bothFilters(location.where, narrowed);
@@ -114,10 +119,15 @@ function bothFilters(first: ObjectFilter | undefined, second: ObjectFilter): Obj
   return { key: `${first.key}&${second.key}`, matches: (obj) => first.matches(obj) && second.matches(obj) };
 }
 
-async function dispatch(ctx: ApiContext, target: RequestTarget, req: FastifyRequest, reply: FastifyReply): Promise<void> {
-  if (target.info.readOnly && req.method !== 'GET') {
+/** allowedTarget is the target unless the method may not change it (a read-only resource). */
+function allowedTarget(target: RequestTarget, method: string): RequestTarget {
+  if (target.info.readOnly && method !== 'GET') {
     throw new AppError('MethodNotAllowed', `${target.info.resource} is read-only here`);
   }
+  return target;
+}
+
+async function dispatch(ctx: ApiContext, target: RequestTarget, req: FastifyRequest, reply: FastifyReply): Promise<void> {
   // A write reads the object it changes from this process's store: on replicas sharing a backend,
   // that store must first hold every write another replica made (a create there, a patch here).
   // A create needs no wait: the backend itself refuses a name that exists.

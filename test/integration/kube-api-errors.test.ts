@@ -212,6 +212,23 @@ describe('kube API errors', () => {
     expect((await request('GET', `${widgets}?resourceVersion=${current}&resourceVersionMatch=NotOlderThan`)).status).toBe(200);
   });
 
+  it('case 34: a write to a resource the cluster does not serve is 404 whatever its body, as kube-apiserver answers it', async () => {
+    // kubectl auth can-i posts a SelfSubjectAccessReview as protobuf; a kind no decoder knows must not hide the 404.
+    const review = `${app.clusterUrl()}/apis/authorization.k8s.io/v1/selfsubjectaccessreviews`;
+    const field = (tag: number, bytes: Buffer) => Buffer.concat([Buffer.from([tag, bytes.length]), bytes]);
+    const typeMeta = Buffer.concat([field(0x0a, Buffer.from('authorization.k8s.io/v1')), field(0x12, Buffer.from('SelfSubjectAccessReview'))]);
+    const envelope = Buffer.concat([Buffer.from('k8s\0', 'latin1'), field(0x0a, typeMeta), field(0x12, Buffer.from('{}'))]);
+    const res = await fetch(review, { method: 'POST', headers: { 'content-type': 'application/vnd.kubernetes.protobuf' }, body: envelope });
+    expect(res.status).toBe(404);
+    expect(await res.json()).toMatchObject({ kind: 'Status', reason: 'NotFound', code: 404, message: 'the server could not find the requested resource' });
+    for (const [body, type] of [['{"metadata": {', 'application/json'], ['name: x', 'text/plain']] as const) {
+      const answer = await request('POST', `${app.clusterUrl()}/apis/example.com/v1/gadgets`, body, type);
+      expect(answer.status, type).toBe(404);
+      expect(answer.body).toMatchObject({ kind: 'Status', reason: 'NotFound', code: 404 });
+    }
+    expect((await request('PATCH', `${app.clusterUrl()}/apis/example.com/v9/widgets/w1`, '[{', 'application/json-patch+json')).status).toBe(404);
+  });
+
   it('case 31: a get and a list with resourceVersion 0 or a version reached are answered', async () => {
     expect((await request('GET', `${widgets}/w1?resourceVersion=0`)).status).toBe(200);
     const listed = await request('GET', `${widgets}?resourceVersion=0`);

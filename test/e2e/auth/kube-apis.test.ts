@@ -89,6 +89,16 @@ describe('kube-compatible APIs with auth on', () => {
     expect((await call('POST', cache('embedded', 'root'), TOKENS.admin, body)).status).toBe(405);
   });
 
+  it('case 9b: a refused write is refused before its body is read: 403 for a malformed body, 405 on the cache API', async () => {
+    const malformed = await call('POST', instancesUrl(app, 'root'), TOKENS.readOnly, '{"metadata": {', 'application/json');
+    expect(malformed.status).toBe(403);
+    expect(malformed.body).toMatchObject({ kind: 'Status', reason: 'Forbidden', code: 403 });
+    expect((await call('POST', instancesUrl(app, 'team-b'), TOKENS.rootOnly, 'name: x', 'text/plain')).status).toBe(403);
+    const readOnly = await call('POST', cache('embedded', 'root'), TOKENS.admin, '{"metadata": {', 'application/json');
+    expect(readOnly.status).toBe(405);
+    expect(readOnly.body).toMatchObject({ kind: 'Status', reason: 'MethodNotAllowed', code: 405 });
+  });
+
   it('case 10: kubectl with --token works (through TLS, the only way client-go sends a token); without one it is refused', async () => {
     const proxy = await startTlsProxy(app.url);
     try {
