@@ -1,4 +1,5 @@
-// The resources every logical cluster of the embedded source serves without a CRD.
+// The resources every logical cluster of the embedded source serves without a CRD. The core kinds
+// have no metadata.generation, as in Kubernetes, whose strategies for them never set one.
 
 import type { ResourceInfo } from './resource-info.js';
 
@@ -9,25 +10,25 @@ function builtin(info: Omit<ResourceInfo, 'storageVersion' | 'categories'> & { c
 /** NAMESPACES is core/v1 namespaces. */
 export const NAMESPACES = builtin({
   group: '', version: 'v1', resource: 'namespaces', singular: 'namespace', kind: 'Namespace',
-  listKind: 'NamespaceList', namespaced: false, statusSubresource: true, shortNames: ['ns'], nameRule: 'label',
+  listKind: 'NamespaceList', generation: false, namespaced: false, statusSubresource: true, shortNames: ['ns'], nameRule: 'label',
 });
 
 /** CONFIGMAPS is core/v1 configmaps. */
 export const CONFIGMAPS = builtin({
   group: '', version: 'v1', resource: 'configmaps', singular: 'configmap', kind: 'ConfigMap',
-  listKind: 'ConfigMapList', namespaced: true, statusSubresource: false, shortNames: ['cm'], nameRule: 'subdomain',
+  listKind: 'ConfigMapList', generation: false, namespaced: true, statusSubresource: false, shortNames: ['cm'], nameRule: 'subdomain',
 });
 
 /** SECRETS is core/v1 secrets. */
 export const SECRETS = builtin({
   group: '', version: 'v1', resource: 'secrets', singular: 'secret', kind: 'Secret',
-  listKind: 'SecretList', namespaced: true, statusSubresource: false, shortNames: [], nameRule: 'subdomain',
+  listKind: 'SecretList', generation: false, namespaced: true, statusSubresource: false, shortNames: [], nameRule: 'subdomain',
 });
 
 /** EVENTS is core/v1 events, with the field selectors kube-apiserver gives them (what `kubectl describe` asks). */
 export const EVENTS = builtin({
   group: '', version: 'v1', resource: 'events', singular: 'event', kind: 'Event',
-  listKind: 'EventList', namespaced: true, statusSubresource: false, shortNames: ['ev'], nameRule: 'subdomain',
+  listKind: 'EventList', generation: false, namespaced: true, statusSubresource: false, shortNames: ['ev'], nameRule: 'subdomain',
   fieldSelectors: [
     'involvedObject.kind', 'involvedObject.namespace', 'involvedObject.name', 'involvedObject.uid', 'involvedObject.apiVersion',
     'involvedObject.resourceVersion', 'involvedObject.fieldPath', 'reason', 'reportingComponent', 'source', 'type',

@@ -20,6 +20,8 @@ export interface ResourceInfo {
   readonly nameRule: NameRule;
   /** storageVersion: this version is the one reported as preferred in discovery. */
   readonly storageVersion: boolean;
+  /** generation false: objects have no metadata.generation (core kinds such as ConfigMap); absent = counted. */
+  readonly generation?: boolean;
   /** readOnly resources refuse every write with 405 MethodNotAllowed. */
   readonly readOnly?: boolean;
   /** fieldSelectors are the fields a field selector may name besides metadata.name and metadata.namespace. */

@@ -54,7 +54,7 @@ export async function storeCreate(ctx: ApiContext, target: RequestTarget, obj: M
   const created = await ctx.store.create(
     { cluster: hookCtx.cluster, group: target.info.group, resource: target.info.resource },
     obj as KubeObject,
-    { dryRun: hookCtx.dryRun },
+    { dryRun: hookCtx.dryRun, generation: target.info.generation !== false },
   );
   if (!hookCtx.dryRun) await ctx.hooks.afterWrite?.(hookCtx, created);
   return created;

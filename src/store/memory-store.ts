@@ -64,14 +64,21 @@ export class MemoryStore implements S.ResourceStore, S.IndexReader {
     return this.cache.version;
   }
 
+  /** versionFor is the version a change of stored takes; a dry run writes nothing, so it keeps the stored one, as kube-apiserver answers. */
+  private versionFor(stored: KubeObject, opts: S.WriteOptions): string {
+    return opts.dryRun === true ? (stored.metadata.resourceVersion ?? '') : String(this.rv + 1);
+  }
+
   /** create stores a new object; see ResourceStore.create. */
   create(ref: S.ResourceRef, obj: KubeObject, opts: S.CreateOptions = {}): Promise<KubeObject> {
     return checkedWrite(() => {
       const meta: ObjectMeta = obj.metadata ?? {};
       const namespace = meta.namespace ?? '';
       const name = pickName(this.table.cluster(ref), ref, namespace, meta, this.randomSuffix);
-      const stamp = { name, namespace, uid: this.uids.next(), resourceVersion: String(this.rv + 1), creationTimestamp: this.stamps.stamp() };
-      const created = rules.createdObject(obj, stamp, opts.statusSubresource === true, this.records);
+      // A dry run takes no version, as kube-apiserver's answer to one carries none.
+      const resourceVersion = opts.dryRun === true ? '' : String(this.rv + 1);
+      const stamp = { name, namespace, uid: this.uids.next(), resourceVersion, creationTimestamp: this.stamps.stamp() };
+      const created = rules.createdObject(obj, stamp, { statusSubresource: opts.statusSubresource === true, generation: opts.generation !== false }, this.records);
       const bytes = deepFreezeMeasured(created);
       if (opts.dryRun === true) return created;
       const key = { ...ref, namespace, name };
@@ -130,7 +137,7 @@ export class MemoryStore implements S.ResourceStore, S.IndexReader {
     if (cluster === undefined || stored === undefined) throw notFound(key.group, key.resource, key.name);
     const sent = obj.metadata?.resourceVersion;
     if (sent !== undefined && sent !== '' && sent !== stored.metadata.resourceVersion) throw conflict(key.group, key.resource, key.name);
-    const rv = String(this.rv + 1);
+    const rv = this.versionFor(stored, opts);
     const next =
       opts.subresource === 'status'
         ? rules.statusUpdatedObject(stored, obj, rv)
@@ -196,7 +203,7 @@ export class MemoryStore implements S.ResourceStore, S.IndexReader {
     const stored = cluster?.get(key.namespace, key.name);
     if (cluster === undefined || stored === undefined) throw notFound(key.group, key.resource, key.name);
     checkPreconditions(key, stored, opts.preconditions);
-    const rv = String(this.rv + 1);
+    const rv = this.versionFor(stored, opts);
     if (rules.hasFinalizers(stored) && opts.ignoreFinalizers !== true) {
       // Already marked: a repeated delete changes nothing, so it writes nothing.
       if (rules.isMarkedForDeletion(stored)) return { object: stored, deleted: false };

@@ -56,6 +56,12 @@ export interface UpdateOptions extends WriteOptions {
 /** CreateOptions: a created object never keeps a client-sent status when statusSubresource is set. */
 export interface CreateOptions extends WriteOptions {
   readonly statusSubresource?: boolean;
+  /**
+   * generation: the object counts metadata.generation (absent = yes, as custom resources do). Core
+   * kinds such as ConfigMap and Namespace have none in Kubernetes. An update keeps counting it
+   * only on objects created with one.
+   */
+  readonly generation?: boolean;
 }
 
 /** Preconditions must hold on the stored object for a delete to proceed (else 409 Conflict). */

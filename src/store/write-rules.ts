@@ -38,16 +38,25 @@ export function rfc3339Seconds(date: Date): string {
 }
 
 
-/** createdObject builds a new object: system metadata from stamp, the rest from the client. */
-export function createdObject(obj: KubeObject, stamp: CreateStamp, statusSubresource: boolean, records?: CompactRecords): KubeObject {
+/** CreateRules are how a resource's new objects are built (see CreateOptions). */
+export interface CreateRules {
+  readonly statusSubresource: boolean;
+  readonly generation: boolean;
+}
+
+/**
+ * createdObject builds a new object: system metadata from stamp, the rest from the client. A stamp
+ * without a resourceVersion (a dry run: nothing is stored, so no version is taken) leaves it out.
+ */
+export function createdObject(obj: KubeObject, stamp: CreateStamp, rules: CreateRules, records?: CompactRecords): KubeObject {
   const meta: MutableMeta = { name: stamp.name };
   if (stamp.namespace !== '') meta.namespace = stamp.namespace;
   meta.uid = stamp.uid;
-  meta.resourceVersion = stamp.resourceVersion;
-  meta.generation = 1;
+  if (stamp.resourceVersion !== '') meta.resourceVersion = stamp.resourceVersion;
+  if (rules.generation) meta.generation = 1;
   meta.creationTimestamp = stamp.creationTimestamp;
   copyClientMeta(obj.metadata, meta);
-  return withBody(obj, compactMeta(meta, records), statusSubresource ? 'drop' : 'client', undefined);
+  return withBody(obj, compactMeta(meta, records), rules.statusSubresource ? 'drop' : 'client', undefined);
 }
 
 /** updatedObject builds the main-resource update of stored from obj, at resourceVersion rv. */
@@ -57,14 +66,14 @@ export function updatedObject(stored: KubeObject, obj: KubeObject, rv: string, s
   if (old.namespace !== undefined) meta.namespace = old.namespace;
   meta.uid = old.uid;
   meta.resourceVersion = rv;
-  meta.generation = old.generation ?? 1;
+  if (old.generation !== undefined) meta.generation = old.generation;
   meta.creationTimestamp = old.creationTimestamp;
   if (old.deletionTimestamp !== undefined) meta.deletionTimestamp = old.deletionTimestamp;
   if (old.deletionGracePeriodSeconds !== undefined) meta.deletionGracePeriodSeconds = old.deletionGracePeriodSeconds;
   copyClientMeta(obj.metadata, meta);
   const next = withBody(obj, meta, statusSubresource ? 'stored' : 'client', stored);
   // Generation counts changes to the desired state: metadata never, status not when it is a subresource.
-  if (bodyChanged(stored, next, statusSubresource)) meta.generation = (old.generation ?? 1) + 1;
+  if (old.generation !== undefined && bodyChanged(stored, next, statusSubresource)) meta.generation = old.generation + 1;
   // next is this function's own, not yet frozen: the compact record replaces meta in place.
   (next as Record<string, unknown>).metadata = compactMeta(meta, records);
   return next;

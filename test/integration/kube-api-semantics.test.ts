@@ -173,6 +173,34 @@ describe('kube API semantics', () => {
     expect((await request('GET', `${cm}/dry`)).status).toBe(404);
   });
 
+  it('case 13b: a dry run takes no resourceVersion: a create answers without one, a patch at the stored one (kubectl diff shows no version change)', async () => {
+    const dry = await request('POST', `${cm}?dryRun=All`, { metadata: { name: 'dry-version' } });
+    expect(dry.status).toBe(201);
+    expect(dry.body.metadata.uid).toBeTruthy();
+    expect(dry.body.metadata).not.toHaveProperty('resourceVersion');
+    const created = await request('POST', cm, { metadata: { name: 'dry-version' }, data: { a: '1' } });
+    const patched = await request('PATCH', `${cm}/dry-version?dryRun=All`, { data: { a: '2' } }, 'application/merge-patch+json');
+    expect(patched.status).toBe(200);
+    expect(patched.body.data).toEqual({ a: '2' });
+    expect(patched.body.metadata.resourceVersion).toBe(created.body.metadata.resourceVersion);
+    const deleted = await request('DELETE', `${cm}/dry-version?dryRun=All`);
+    expect(deleted.status).toBe(200);
+    expect((await request('GET', `${cm}/dry-version`)).body).toMatchObject({ data: { a: '1' }, metadata: { resourceVersion: created.body.metadata.resourceVersion } });
+  });
+
+  it('case 13c: core kinds have no metadata.generation, custom resources and CRDs count it', async () => {
+    const configMap = await request('POST', cm, { metadata: { name: 'no-generation' }, data: { a: '1' } });
+    expect(configMap.body.metadata).not.toHaveProperty('generation');
+    const changed = await request('PATCH', `${cm}/no-generation`, { data: { a: '2' } }, 'application/merge-patch+json');
+    expect(changed.body.metadata).not.toHaveProperty('generation');
+    const namespace = await request('POST', `${app.clusterUrl()}/api/v1/namespaces`, { metadata: { name: 'no-generation' } });
+    expect(namespace.body.metadata).not.toHaveProperty('generation');
+    const secret = await request('POST', `${app.clusterUrl()}/api/v1/namespaces/default/secrets`, { metadata: { name: 'no-generation' } });
+    expect(secret.body.metadata).not.toHaveProperty('generation');
+    const definition = await request('POST', `${app.clusterUrl()}${CRDS}`, crd({ group: 'gen.example.com', plural: 'gadgets', kind: 'Gadget' }));
+    expect(definition.body.metadata.generation).toBe(1);
+  });
+
   it('case 14: watch with allowWatchBookmarks and sendInitialEvents ends initial state with a bookmark', async () => {
     const res = await fetch(`${app.clusterUrl()}/api/v1/namespaces?watch=true&sendInitialEvents=true&allowWatchBookmarks=true&resourceVersionMatch=NotOlderThan&resourceVersion=`);
     // Read the initial state up to its closing BOOKMARK (the count only bounds a broken stream).

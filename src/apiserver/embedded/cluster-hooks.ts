@@ -33,6 +33,7 @@ export async function ensureNamespace(store: ResourceStore, cluster: string, nam
         spec: { finalizers: ['kubernetes'] },
         status: { phase: 'Active' },
       },
+      { generation: false },
     );
   } catch (err) {
     if (!isAppError(err, 'AlreadyExists')) throw err;

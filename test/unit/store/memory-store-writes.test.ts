@@ -166,8 +166,35 @@ describe('MemoryStore update', () => {
     const created = await store.create(CM, cm('a'));
     const dry = await store.update(keyOf(CM, 'a'), cm('a', 'default', { data: { v: 'dry' } }), { dryRun: true });
     expect(dry.data).toEqual({ v: 'dry' });
+    // kube-apiserver answers a dry run at the stored version: no version is taken.
+    expect(dry.metadata.resourceVersion).toBe(created.metadata.resourceVersion);
     expect(await store.get(keyOf(CM, 'a'))).toBe(created);
     expect(await store.resourceVersion()).toBe('1');
+  });
+
+  it('case 13: a dry-run create and delete take no version: the create answers without one, the delete at the stored one', async () => {
+    const store = await newStore();
+    const dry = await store.create(CM, cm('a'), { dryRun: true });
+    expect(dry.metadata).toMatchObject({ name: 'a', namespace: 'default' });
+    expect(dry.metadata.uid).toBeTruthy();
+    expect(dry.metadata).not.toHaveProperty('resourceVersion');
+    const created = await store.create(CM, cm('a'));
+    const deleted = await store.delete(keyOf(CM, 'a'), { dryRun: true });
+    expect(deleted.object.metadata.resourceVersion).toBe(created.metadata.resourceVersion);
+    expect(await store.get(keyOf(CM, 'a'))).toBe(created);
+    expect(await store.resourceVersion()).toBe('1');
+  });
+
+  it('case 14: generation is counted on objects created with one, and left out of those created without', async () => {
+    const store = await newStore();
+    const counted = await store.create(CM, cm('a'));
+    expect(counted.metadata.generation).toBe(1);
+    expect((await store.update(keyOf(CM, 'a'), cm('a', 'default', { data: { v: '2' } }))).metadata.generation).toBe(2);
+    const uncounted = await store.create(CM, cm('b'), { generation: false });
+    expect(uncounted.metadata).not.toHaveProperty('generation');
+    const changed = await store.update(keyOf(CM, 'b'), cm('b', 'default', { data: { v: '2' } }));
+    expect(changed.data).toEqual({ v: '2' });
+    expect(changed.metadata).not.toHaveProperty('generation');
   });
 });
 
