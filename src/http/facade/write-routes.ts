@@ -62,6 +62,13 @@ export function writeRoutes(api: FastifyInstance, ctx: FacadeContext, prefix: st
       done(new AppError('BadRequest', `error decoding request body: ${(err as Error).message}`), undefined);
     }
   });
+  // Any other media type (fastify's own text/plain parser included) is 415 naming what the verb
+  // takes, as the kube-compatible API answers: a body that is not JSON never reaches a handler.
+  api.removeContentTypeParser('text/plain');
+  api.addContentTypeParser('*', { parseAs: 'buffer', ...(bodyLimit ? { bodyLimit } : {}) }, (req, _body, done) => {
+    const accepted = req.method === 'PATCH' ? Object.keys(PATCH_TYPES).join(', ') : 'application/json';
+    done(new AppError('UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: ${accepted}`), undefined);
+  });
   // Patch bodies are JSON; which patch they are is read from the media type in the handler.
   api.addContentTypeParser(Object.keys(PATCH_TYPES), { parseAs: 'string', ...(bodyLimit ? { bodyLimit } : {}) }, (req, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');

@@ -174,6 +174,18 @@ describe('REST writes with the overlay (cache.enabled)', () => {
     expect((await request('POST', objects, { metadata: { name: 'x' } })).status).toBe(400);
   });
 
+  it('case 9b: a body of a media type the write does not take is 415 naming the accepted ones, and nothing is written', async () => {
+    const plain = await request('POST', `${objects}?cluster=root`, '{"metadata":{"name":"plain-text"}}', 'text/plain');
+    expect(plain.status).toBe(415);
+    expect(plain.body).toMatchObject({ kind: 'Status', reason: 'UnsupportedMediaType', code: 415 });
+    expect(plain.body.message).toBe('the body of the request was in an unknown format - accepted media types include: application/json');
+    expect((await request('PUT', `${objects}/burst-5?cluster=root`, '<widget/>', 'application/xml')).status).toBe(415);
+    const patch = await request('PATCH', `${objects}/burst-5?cluster=root`, 'spec: {}', 'text/plain');
+    expect(patch.status).toBe(415);
+    expect(patch.body.message).toBe('the body of the request was in an unknown format - accepted media types include: application/merge-patch+json, application/json-patch+json, application/apply-patch+yaml');
+    expect((await get('plain-text')).status).toBe(404);
+  });
+
   it('case 10: a namespaced core ConfigMap is created and read back at once; a create conflict is the source\'s 409', async () => {
     const configmaps = `${app.url}/v1/objects/core/v1/configmaps`;
     const created = await request('POST', `${configmaps}?cluster=root&namespace=default`, { metadata: { name: 'settings' }, data: { a: '1' } });
