@@ -19,6 +19,8 @@ import { getObject, listOrWatch } from './read-verbs.js';
 import type { ResourceHooks } from './resource-hooks.js';
 import type { ResourceCatalog } from './resource-info.js';
 import type { Location, RequestTarget } from './request-target.js';
+import { ACCESS_REVIEW_RESOURCES, registerAccessReviews } from './access-reviews.js';
+import type { ClusterAuthorizer } from './cluster-authorizer.js';
 import { notFoundPath, resolveTarget } from './request-target.js';
 import { OPENAPI_V2_PROTOBUF_TYPE, openApiV2Json, openApiV2Protobuf, wantsProtobufOpenApi } from './openapi-v2.js';
 import { registerOpenApiV3 } from './openapi/openapi-v3-routes.js';
@@ -41,18 +43,14 @@ export interface ApiServerOptions {
   readonly bodyLimit: number;
   /** watches tracks this mount's open watch streams (for metrics); one is made when absent. */
   readonly watches?: ActiveWatches;
-  /**
-   * authorize checks a request against its logical cluster (the raw `:cluster`, `*` = every
-   * cluster) before any handler runs; it throws (Forbidden) to refuse, and may return a filter
-   * that narrows a wildcard request to what the caller may see. Absent = no authorization.
-   */
+  /** authorize checks every request before its body is read (see ClusterAuthorizer); absent = no authorization. */
   readonly authorize?: ClusterAuthorizer;
+  /** userOf names a request's caller for `kubectl auth whoami`; undefined = anonymous (auth off). */
+  readonly userOf?: (req: FastifyRequest) => string | undefined;
   /** consistentRead, when given, is what a get or list without resourceVersion waits for first (see ApiContext). */
   readonly consistentRead?: () => Promise<void> | undefined;
 }
 
-/** ClusterAuthorizer decides a request's access to a logical cluster (see ApiServerOptions.authorize). */
-export type ClusterAuthorizer = (req: FastifyRequest, cluster: string, verb: 'read' | 'write') => ObjectFilter | undefined;
 
 const PROTOBUF_MEDIA_TYPE = 'application/vnd.kubernetes.protobuf';
 
@@ -78,8 +76,13 @@ export async function apiServerPlugin(app: FastifyInstance, opts: ApiServerOptio
   // Authorization, then the resource, then the body, as kube-apiserver orders them: a request
   // another cluster's token may not make is 403 and one for a resource not served is 404 (or 405
   // on a read-only one) whatever its body holds, so neither is read or decoded first.
-  if (authorize) app.addHook('onRequest', async (req) => void authorize(req, clusterParam(req), verbOf(req.method)));
+  if (authorize) {
+    app.addHook('onRequest', async (req) => {
+      if (req.routeOptions.config.anyCaller !== true) authorize(req, clusterParam(req), verbOf(req.method));
+    });
+  }
   registerDiscovery(app, opts);
+  registerAccessReviews(app, { ...(authorize ? { authorize } : {}), ...(opts.userOf ? { userOf: opts.userOf } : {}), clusterOf: clusterParam });
   const targets = new WeakMap<FastifyRequest, RequestTarget>();
   const verbs = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
   for (const url of ['/api/v1/*', '/apis/:group/:version/*']) {
@@ -148,7 +151,9 @@ function requireName(target: RequestTarget): RequestTarget {
 }
 
 function registerDiscovery(app: FastifyInstance, opts: ApiServerOptions): void {
-  const resourcesOf = (req: FastifyRequest) => opts.catalog.resources(opts.locate(req.params as Record<string, string>).cluster);
+  const storedOf = (req: FastifyRequest) => opts.catalog.resources(opts.locate(req.params as Record<string, string>).cluster);
+  // Discovery lists the access reviews too; the OpenAPI documents describe the stored kinds only.
+  const resourcesOf = (req: FastifyRequest) => [...storedOf(req), ...ACCESS_REVIEW_RESOURCES];
   const orNotFound = (doc: Record<string, unknown> | undefined): Record<string, unknown> => {
     if (!doc) throw notFoundPath();
     return doc;
@@ -166,7 +171,7 @@ function registerDiscovery(app: FastifyInstance, opts: ApiServerOptions): void {
     if (!wantsProtobufOpenApi(req.headers.accept)) return openApiV2Json(opts.gitVersion);
     return reply.type(OPENAPI_V2_PROTOBUF_TYPE).send(openApiV2Protobuf(opts.gitVersion));
   });
-  registerOpenApiV3(app, { resourcesOf, serverVersion: opts.gitVersion });
+  registerOpenApiV3(app, { resourcesOf: storedOf, serverVersion: opts.gitVersion });
 }
 
 function registerBodyParsers(app: FastifyInstance): void {

@@ -53,7 +53,7 @@ export function apiResourceList(resources: readonly ResourceInfo[], group: strin
       singularName: r.singular,
       namespaced: r.namespaced,
       kind: r.kind,
-      verbs: r.readOnly ? VERBS_READ_ONLY : VERBS_READ_WRITE,
+      verbs: r.verbs ?? (r.readOnly ? VERBS_READ_ONLY : VERBS_READ_WRITE),
       ...(r.shortNames.length ? { shortNames: r.shortNames } : {}),
       ...(r.categories.length ? { categories: r.categories } : {}),
     });

@@ -22,6 +22,8 @@ export interface ResourceInfo {
   readonly storageVersion: boolean;
   /** generation false: objects have no metadata.generation (core kinds such as ConfigMap); absent = counted. */
   readonly generation?: boolean;
+  /** verbs, when set, are the verbs discovery lists (the create-only access reviews); else derived from readOnly. */
+  readonly verbs?: readonly string[];
   /** readOnly resources refuse every write with 405 MethodNotAllowed. */
   readonly readOnly?: boolean;
   /** fieldSelectors are the fields a field selector may name besides metadata.name and metadata.namespace. */

@@ -14,6 +14,7 @@ import type { EmbeddedSource } from '../apiserver/embedded/embedded-source.js';
 import type { ActiveWatches } from '../apiserver/watch-stream.js';
 import { authPlugin } from '../auth/auth-plugin.js';
 import { authorizeClusterRequest } from '../auth/cluster-guard.js';
+import { principalOf } from '../auth/request-principal.js';
 import { GRAPHIQL_ROUTES } from '../graphql/graphiql-page.js';
 import { JsonText } from '../apimachinery/json-text.js';
 import { graphqlPlugin } from '../graphql/graphql-plugin.js';
@@ -58,7 +59,7 @@ export async function registerHttpSurfaces(fastify: FastifyInstance, s: HttpSurf
   await fastify.register(probesPlugin, { readiness: s.readiness });
   // kube-apiserver serves /version at its root; `kubectl --server <base>/clusters/root get --raw /version` asks there (a raw path is server-relative).
   fastify.get('/version', async () => versionInfo(GIT_VERSION));
-  const common: Pick<ApiServerOptions, 'gitVersion' | 'bodyLimit' | 'watchLimits' | 'authorize'> = {
+  const common: Pick<ApiServerOptions, 'gitVersion' | 'bodyLimit' | 'watchLimits' | 'authorize' | 'userOf'> = {
     gitVersion: GIT_VERSION,
     bodyLimit: config.limits.bodyBytes,
     watchLimits: {
@@ -66,7 +67,7 @@ export async function registerHttpSurfaces(fastify: FastifyInstance, s: HttpSurf
       bookmarkIntervalMs: config.watch.bookmarkIntervalSeconds * 1000,
       maxBufferedBytes: config.watch.maxBufferedBytes,
     },
-    ...(auth.authenticator ? { authorize: authorizeClusterRequest } : {}),
+    ...(auth.authenticator ? { authorize: authorizeClusterRequest, userOf: (req) => principalOf(req)?.user } : {}),
   };
   if (config.embedded.enabled) {
     await fastify.register(apiServerPlugin, {

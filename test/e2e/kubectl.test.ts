@@ -229,6 +229,19 @@ describe('kubectl against the embedded source', () => {
     expect(source).toMatch(/^clustercachedresources\s/m);
     // The cache API serves no core resource, but its /api names v1 as kube-apiserver's does.
     const cache = await kubectlFor(`${app.url}/services/cache/shards/*/clusters/*`).ok(['api-resources', '--no-headers']);
-    expect(cache.trim().split('\n').map((line) => line.split(/\s+/)[0])).toEqual(['cachedobjects']);
+    expect(cache.trim().split('\n').map((line) => line.split(/\s+/)[0]).sort()).toEqual(['cachedobjects', 'selfsubjectaccessreviews', 'selfsubjectreviews', 'selfsubjectrulesreviews']);
+    expect(source).toMatch(/^selfsubjectaccessreviews\s+authorization\.k8s\.io\/v1\s+false\s+SelfSubjectAccessReview$/m);
+  });
+
+  it('case 21: auth can-i answers yes and whoami names the anonymous user when auth is off; a review that names no attributes is 422', async () => {
+    expect((await kubectl.ok(['auth', 'can-i', 'create', 'configmaps'])).trim()).toBe('yes');
+    expect((await kubectl.ok(['auth', 'can-i', '--list'])).length).toBeGreaterThan(0);
+    const whoami = JSON.parse(await kubectl.ok(['auth', 'whoami', '-o', 'json']));
+    expect(whoami.status.userInfo).toEqual({ username: 'system:anonymous', groups: ['system:unauthenticated'] });
+    const reviews = `${app.clusterUrl('root')}/apis/authorization.k8s.io/v1/selfsubjectaccessreviews`;
+    const empty = await fetch(reviews, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"spec":{}}' });
+    expect(empty.status).toBe(422);
+    expect(await empty.json()).toMatchObject({ kind: 'Status', reason: 'Invalid', details: { causes: [{ field: 'spec.resourceAttributes' }] } });
+    expect((await fetch(reviews)).status).toBe(405);
   });
 });

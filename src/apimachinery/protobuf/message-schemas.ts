@@ -106,6 +106,39 @@ const DELETE_OPTIONS: MessageSchema = {
   6: { name: 'ignoreStoreReadErrorWithClusterBreakingPotential', type: 'bool', keepZero: true },
 };
 
+// kubectl auth can-i (with --list) and kubectl auth whoami send these; fieldSelector and labelSelector narrow a
+// review in ways cachegate's access rules never depend on.
+const RESOURCE_ATTRIBUTES: MessageSchema = {
+  1: { name: 'namespace', type: 'string' },
+  2: { name: 'verb', type: 'string' },
+  3: { name: 'group', type: 'string' },
+  4: { name: 'version', type: 'string' },
+  5: { name: 'resource', type: 'string' },
+  6: { name: 'subresource', type: 'string' },
+  7: { name: 'name', type: 'string' },
+  8: { name: 'fieldSelector', type: 'ignore' },
+  9: { name: 'labelSelector', type: 'ignore' },
+};
+
+const SELF_SUBJECT_ACCESS_REVIEW: MessageSchema = {
+  1: { name: 'metadata', type: 'message', schema: OBJECT_META },
+  2: {
+    name: 'spec', type: 'message', schema: {
+      1: { name: 'resourceAttributes', type: 'message', schema: RESOURCE_ATTRIBUTES },
+      2: { name: 'nonResourceAttributes', type: 'message', schema: { 1: { name: 'path', type: 'string' }, 2: { name: 'verb', type: 'string' } } },
+    },
+  },
+};
+
+const SELF_SUBJECT_RULES_REVIEW: MessageSchema = {
+  1: { name: 'metadata', type: 'message', schema: OBJECT_META },
+  2: { name: 'spec', type: 'message', schema: { 1: { name: 'namespace', type: 'string' } } },
+};
+
+const SELF_SUBJECT_REVIEW: MessageSchema = {
+  1: { name: 'metadata', type: 'message', schema: OBJECT_META },
+};
+
 /** KIND_SCHEMAS is every kind accepted as protobuf, keyed by `${apiVersion}/${kind}`. */
 export const KIND_SCHEMAS: Readonly<Record<KindKey, MessageSchema>> = Object.freeze({
   'v1/Namespace': NAMESPACE,
@@ -114,4 +147,7 @@ export const KIND_SCHEMAS: Readonly<Record<KindKey, MessageSchema>> = Object.fre
   // DeleteOptions is registered in every group version; core clients send it as v1.
   'meta.k8s.io/v1/DeleteOptions': DELETE_OPTIONS,
   'v1/DeleteOptions': DELETE_OPTIONS,
+  'authorization.k8s.io/v1/SelfSubjectAccessReview': SELF_SUBJECT_ACCESS_REVIEW,
+  'authorization.k8s.io/v1/SelfSubjectRulesReview': SELF_SUBJECT_RULES_REVIEW,
+  'authentication.k8s.io/v1/SelfSubjectReview': SELF_SUBJECT_REVIEW,
 });

@@ -108,6 +108,33 @@ describe('kube-compatible APIs with auth on', () => {
     }
   });
 
+  it('case 11: kubectl auth can-i (with --list) and whoami answer each token about itself; a read-only token may ask too; anonymous is 401', async () => {
+    const proxy = await startTlsProxy(app.url);
+    try {
+      const canI = async (cluster: string, token: string, verb: string): Promise<{ code: number; stdout: string }> => {
+        const res = await kubectlFor(`${proxy.url}/clusters/${cluster}`).run(['--insecure-skip-tls-verify', '--token', token, 'auth', 'can-i', verb, 'configmaps'], '');
+        return { code: res.code, stdout: res.stdout.trim() };
+      };
+      expect(await canI('root', TOKENS.rootOnly, 'create')).toEqual({ code: 0, stdout: 'yes' });
+      expect(await canI('team-b', TOKENS.rootOnly, 'get')).toMatchObject({ code: 1, stdout: expect.stringMatching(/^no\b/) });
+      expect(await canI('root', TOKENS.readOnly, 'list')).toEqual({ code: 0, stdout: 'yes' });
+      expect(await canI('root', TOKENS.readOnly, 'delete')).toMatchObject({ code: 1, stdout: expect.stringMatching(/^no\b/) });
+      const rules = await kubectlFor(`${proxy.url}/clusters/root`).ok(['--insecure-skip-tls-verify', '--token', TOKENS.readOnly, 'auth', 'can-i', '--list', '--no-headers'], '');
+      expect(rules).toMatch(/^\*\.\*\s+\[\]\s+\[\]\s+\[get list watch\]$/m);
+      const noRules = await kubectlFor(`${proxy.url}/clusters/team-b`).ok(['--insecure-skip-tls-verify', '--token', TOKENS.rootOnly, 'auth', 'can-i', '--list', '--no-headers'], '');
+      expect(noRules.trim()).toBe('');
+      const whoami = await kubectlFor(`${proxy.url}/clusters/root`).ok(['--insecure-skip-tls-verify', '--token', TOKENS.readOnly, 'auth', 'whoami', '-o', 'json'], '');
+      expect(JSON.parse(whoami)).toMatchObject({ kind: 'SelfSubjectReview', status: { userInfo: { username: 'auditor', groups: ['system:authenticated'] } } });
+    } finally {
+      await proxy.close();
+    }
+    const review = { apiVersion: 'authorization.k8s.io/v1', kind: 'SelfSubjectAccessReview', spec: { resourceAttributes: { verb: 'get', resource: 'configmaps' } } };
+    expect((await call('POST', `${app.clusterUrl('root')}/apis/authorization.k8s.io/v1/selfsubjectaccessreviews`, undefined, review)).status).toBe(401);
+    const onCache = await call('POST', `${app.url}/services/cache/shards/*/clusters/*/apis/authorization.k8s.io/v1/selfsubjectaccessreviews`, TOKENS.admin, review);
+    expect(onCache.status).toBe(201);
+    expect(onCache.body.status).toEqual({ allowed: true });
+  });
+
   // kubectl over https with --insecure-skip-tls-verify: the proxy's certificate is self-signed.
   const kubectlChecks = async (base: string): Promise<void> => {
     const at = (path: string) => {
