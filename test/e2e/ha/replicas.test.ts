@@ -72,6 +72,12 @@ function electionLog(replica: Replica): string {
   return lines.slice(-15).join('\n');
 }
 
+/** lastLines is the end of what a replica logged, both streams. */
+function lastLines(replica: Replica): string {
+  const { stdout, stderr } = replica.process.output();
+  return `${stdout}\n${stderr}`.trim().split('\n').slice(-30).join('\n');
+}
+
 async function copyNames(replica: Replica): Promise<string[]> {
   return (await cachedObjects(replica.url, '?labelSelector=replicated%3Dyes')).map((copy) => copy.spec.raw.metadata.name as string).sort();
 }
@@ -206,7 +212,8 @@ describe('three replicas on one etcd', () => {
         : step === 1 || Math.floor(i / 3) % 3 !== 0
           ? await request('PATCH', `${writer.url}/clusters/root${CONFIGMAPS}/${name}`, { data: { round: String(i) } }, 'application/merge-patch+json')
           : await request('DELETE', `${writer.url}/clusters/root${CONFIGMAPS}/${name}`);
-      expect(res.status, `write ${i}: ${JSON.stringify(res.body)}`).toBe(step === 0 ? 201 : 200);
+      // On a failure, the writer's last log lines say what it was doing (a shutdown, a lost etcd).
+      if (res.status !== (step === 0 ? 201 : 200)) expect.fail(`write ${i}: ${JSON.stringify(res.body)}\nthe writer's last log lines:\n${lastLines(writer)}`);
     }
     await leader.process.exited;
     await theLeader(survivors);
