@@ -50,7 +50,10 @@ export function registerAccessReviews(app: FastifyInstance, opts: AccessReviewOp
     app.route({
       method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'], url: `/apis/${r.group}/${r.version}/${r.resource}`, config: { anyCaller: true },
       handler: async (req: FastifyRequest, reply: FastifyReply) => {
-        if (req.method !== 'POST') throw new AppError('MethodNotAllowed', 'the server does not allow this method on the requested resource');
+        if (req.method !== 'POST') {
+          reply.header('allow', 'POST');
+          throw new AppError('MethodNotAllowed', 'the server does not allow this method on the requested resource');
+        }
         return reply.code(201).send({ apiVersion: `${r.group}/${r.version}`, kind: r.kind, ...answer(req) });
       },
     });

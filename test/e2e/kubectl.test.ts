@@ -242,6 +242,8 @@ describe('kubectl against the embedded source', () => {
     const empty = await fetch(reviews, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"spec":{}}' });
     expect(empty.status).toBe(422);
     expect(await empty.json()).toMatchObject({ kind: 'Status', reason: 'Invalid', details: { causes: [{ field: 'spec.resourceAttributes' }] } });
-    expect((await fetch(reviews)).status).toBe(405);
+    const get = await fetch(reviews);
+    expect(get.status).toBe(405);
+    expect(get.headers.get('allow')).toBe('POST');
   });
 });
