@@ -8,12 +8,14 @@
 // Upgrade header): graphql-ws clients send their token in the connection_init payload, and the
 // GraphQL plugin closes a socket that has none before it may send a document
 // (connection-credentials.ts, src/graphql/subscription-gate.ts).
+// A request asking to act as another user (impersonation headers) is 403 (impersonation.ts).
 // Errors are Kubernetes Status objects, except on /graphql, where they are GraphQL errors with
 // extensions.code (UNAUTHENTICATED, TOO_MANY_REQUESTS) from the one error table.
 
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sendStatus } from '../apimachinery/status.js';
 import { AppError, ERROR_TABLE, toAppError } from '../errors.js';
+import { impersonationRefusal } from './impersonation.js';
 import type { Principal } from './principal.js';
 import type { TokenBucketLimiter } from './rate-limiter.js';
 import './request-principal.js';
@@ -61,6 +63,8 @@ async function registerAuth(app: FastifyInstance, opts: AuthPluginOptions): Prom
       const error = new AppError('TooManyRequests', `rate limit of user "${principal.user}" exceeded; retry after ${retryAfterSeconds}s`, { retryAfterSeconds });
       return sendAuthError(req, reply, error);
     }
+    const impersonating = impersonationRefusal(req.headers, principal);
+    if (impersonating !== undefined) return sendAuthError(req, reply, impersonating);
     req.principal = principal;
     return undefined;
   });

@@ -5,7 +5,7 @@
 // with --token.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually } from '../../helpers/kube-http.js';
+import { eventually, request } from '../../helpers/kube-http.js';
 import { kubectlFor } from '../../helpers/kubectl.js';
 import { startTlsProxy } from './tls-proxy.js';
 import type { TestApp } from '../../helpers/test-app.js';
@@ -133,6 +133,31 @@ describe('kube-compatible APIs with auth on', () => {
     const onCache = await call('POST', `${app.url}/services/cache/shards/*/clusters/*/apis/authorization.k8s.io/v1/selfsubjectaccessreviews`, TOKENS.admin, review);
     expect(onCache.status).toBe(201);
     expect(onCache.body.status).toEqual({ allowed: true });
+  });
+
+  it('case 12: a request asking to act as another user (kubectl --as, impersonation headers) is 403 on every API, never served as the token', async () => {
+    const proxy = await startTlsProxy(app.url);
+    try {
+      const as = await kubectlFor(`${proxy.url}/clusters/root`).run(['--insecure-skip-tls-verify', '--token', TOKENS.admin, '--as', 'someone', 'get', 'configmaps'], '');
+      // kubectl's discovery client shows a refused discovery as "Forbidden: unknown"; the message is checked below.
+      expect(as.code).not.toBe(0);
+      expect(as.stderr).toContain('Forbidden');
+    } finally {
+      await proxy.close();
+    }
+    const asUser = await request('GET', `${app.clusterUrl('root')}/api/v1/namespaces/default/configmaps`, undefined, 'application/json', { authorization: `Bearer ${TOKENS.admin}`, 'impersonate-user': 'someone' });
+    expect(asUser.status).toBe(403);
+    expect(asUser.body.message).toBe('users "someone" is forbidden: User "admin" cannot impersonate resource "users" in API group "" at the cluster scope: cachegate does not support impersonation');
+    const headers = { authorization: `Bearer ${TOKENS.admin}`, 'impersonate-group': 'readers' };
+    const rest = await fetch(`${app.url}/v1/schemas`, { headers });
+    expect(rest.status).toBe(403);
+    expect(await rest.json()).toMatchObject({ kind: 'Status', reason: 'Forbidden', code: 403 });
+    const extra = await fetch(`${app.clusterUrl('root')}/api/v1/namespaces`, { headers: { authorization: `Bearer ${TOKENS.admin}`, 'impersonate-extra-scopes': 'view' } });
+    expect(extra.status).toBe(403);
+    const graphql = await request('POST', `${app.url}/graphql`, { query: '{ __typename }' }, 'application/json', headers);
+    expect(graphql.status).toBe(403);
+    expect(graphql.body.errors[0].extensions.code).toBe('FORBIDDEN');
+    expect((await fetch(`${app.url}/v1/schemas`, { headers: { authorization: `Bearer ${TOKENS.admin}` } })).status).toBe(200);
   });
 
   // kubectl over https with --insecure-skip-tls-verify: the proxy's certificate is self-signed.
