@@ -17,7 +17,7 @@ export interface AccessReviewOptions {
   readonly authorize?: ClusterAuthorizer;
   /** userOf names the request's caller; undefined = anonymous (auth off). */
   readonly userOf?: (req: FastifyRequest) => string | undefined;
-  /** clusterOf is the logical cluster the path names (`*` = every cluster). */
+  /** clusterOf is the logical cluster the path names (`*` = every cluster); it throws BadRequest for a malformed name. */
   readonly clusterOf: (req: FastifyRequest) => string;
 }
 
@@ -54,6 +54,8 @@ export function registerAccessReviews(app: FastifyInstance, opts: AccessReviewOp
           reply.header('allow', 'POST');
           throw new AppError('MethodNotAllowed', 'the server does not allow this method on the requested resource');
         }
+        // A malformed cluster (or shard) in the path is 400 here as on every other route of the API.
+        opts.clusterOf(req);
         return reply.code(201).send({ apiVersion: `${r.group}/${r.version}`, kind: r.kind, ...answer(req) });
       },
     });
@@ -81,6 +83,7 @@ export function registerAccessReviews(app: FastifyInstance, opts: AccessReviewOp
 function reviewSpec(body: unknown): Record<string, unknown> {
   const spec = isPlainObject(body) && isPlainObject(body['spec']) ? body['spec'] : {};
   const named = ['resourceAttributes', 'nonResourceAttributes'].filter((field) => isPlainObject(spec[field]));
+  for (const field of named) checkStrings(spec[field] as Record<string, unknown>, field);
   if (named.length !== 1) {
     throw invalidError(AUTHORIZATION.kind, '', [{
       reason: 'FieldValueInvalid', field: 'spec.resourceAttributes',
@@ -88,6 +91,17 @@ function reviewSpec(body: unknown): Record<string, unknown> {
     }], AUTHORIZATION.group);
   }
   return spec;
+}
+
+/** checkStrings refuses an attribute that is not a string, with the error Go's decoder gives for it (400). */
+function checkStrings(attributes: Record<string, unknown>, field: string): void {
+  const type = field === 'resourceAttributes' ? 'ResourceAttributes' : 'NonResourceAttributes';
+  for (const [name, value] of Object.entries(attributes)) {
+    // Go leaves a string field empty for null; the selectors are objects, which no rule here reads.
+    if (typeof value === 'string' || value === null || name === 'fieldSelector' || name === 'labelSelector') continue;
+    const got = Array.isArray(value) ? 'array' : typeof value === 'boolean' ? 'bool' : typeof value;
+    throw new AppError('BadRequest', `json: cannot unmarshal ${got} into Go struct field ${type}.spec.${field}.${name} of type string`);
+  }
 }
 
 /** decide asks the API's own check for each access the reviewed verb needs (`*` needs both). */

@@ -82,7 +82,11 @@ export async function apiServerPlugin(app: FastifyInstance, opts: ApiServerOptio
     });
   }
   registerDiscovery(app, opts);
-  registerAccessReviews(app, { ...(authorize ? { authorize } : {}), ...(opts.userOf ? { userOf: opts.userOf } : {}), clusterOf: clusterParam });
+  const clusterOf = (req: FastifyRequest): string => {
+    opts.locate(req.params as Record<string, string>);
+    return clusterParam(req);
+  };
+  registerAccessReviews(app, { ...(authorize ? { authorize } : {}), ...(opts.userOf ? { userOf: opts.userOf } : {}), clusterOf });
   const targets = new WeakMap<FastifyRequest, RequestTarget>();
   const verbs = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
   for (const url of ['/api/v1/*', '/apis/:group/:version/*']) {

@@ -233,7 +233,7 @@ describe('kubectl against the embedded source', () => {
     expect(source).toMatch(/^selfsubjectaccessreviews\s+authorization\.k8s\.io\/v1\s+false\s+SelfSubjectAccessReview$/m);
   });
 
-  it('case 21: auth can-i answers yes and whoami names the anonymous user when auth is off; a review that names no attributes is 422', async () => {
+  it('case 21: auth can-i answers yes and whoami names the anonymous user when auth is off; a review that names no attributes is 422, a malformed one or cluster 400', async () => {
     expect((await kubectl.ok(['auth', 'can-i', 'create', 'configmaps'])).trim()).toBe('yes');
     expect((await kubectl.ok(['auth', 'can-i', '--list'])).length).toBeGreaterThan(0);
     const whoami = JSON.parse(await kubectl.ok(['auth', 'whoami', '-o', 'json']));
@@ -242,6 +242,11 @@ describe('kubectl against the embedded source', () => {
     const empty = await fetch(reviews, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"spec":{}}' });
     expect(empty.status).toBe(422);
     expect(await empty.json()).toMatchObject({ kind: 'Status', reason: 'Invalid', details: { causes: [{ field: 'spec.resourceAttributes' }] } });
+    const numeric = await fetch(reviews, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"spec":{"resourceAttributes":{"verb":5}}}' });
+    expect(numeric.status).toBe(400);
+    expect(((await numeric.json()) as { message: string }).message).toBe('json: cannot unmarshal number into Go struct field ResourceAttributes.spec.resourceAttributes.verb of type string');
+    const badCluster = await fetch(`${app.url}/clusters/Not_Valid/apis/authentication.k8s.io/v1/selfsubjectreviews`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect(badCluster.status).toBe(400);
     const get = await fetch(reviews);
     expect(get.status).toBe(405);
     expect(get.headers.get('allow')).toBe('POST');
