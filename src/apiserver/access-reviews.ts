@@ -46,7 +46,8 @@ export const ACCESS_REVIEW_RESOURCES: readonly ResourceInfo[] = Object.freeze([A
 
 /** registerAccessReviews serves both reviews in the (prefixed) API scope. */
 export function registerAccessReviews(app: FastifyInstance, opts: AccessReviewOptions): void {
-  const route = (r: Review, answer: (req: FastifyRequest) => Record<string, unknown>): void => {
+  // cluster is the path's, read (and checked) once per request.
+  const route = (r: Review, answer: (req: FastifyRequest, cluster: string) => Record<string, unknown>): void => {
     app.route({
       method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'], url: `/apis/${r.group}/${r.version}/${r.resource}`, config: { anyCaller: true },
       handler: async (req: FastifyRequest, reply: FastifyReply) => {
@@ -55,18 +56,19 @@ export function registerAccessReviews(app: FastifyInstance, opts: AccessReviewOp
           throw new AppError('MethodNotAllowed', 'the server does not allow this method on the requested resource');
         }
         // A malformed cluster (or shard) in the path is 400 here as on every other route of the API.
-        opts.clusterOf(req);
-        return reply.code(201).send({ apiVersion: `${r.group}/${r.version}`, kind: r.kind, ...answer(req) });
+        const cluster = opts.clusterOf(req);
+        return reply.code(201).send({ apiVersion: `${r.group}/${r.version}`, kind: r.kind, ...answer(req, cluster) });
       },
     });
   };
-  route(AUTHORIZATION, (req) => {
+  route(AUTHORIZATION, (req, cluster) => {
     const spec = reviewSpec(req.body);
-    return { metadata: { creationTimestamp: null }, spec, status: decide(opts, req, spec) };
+    return { metadata: { creationTimestamp: null }, spec, status: decide(opts, req, cluster, spec) };
   });
-  route(RULES, (req) => {
-    const spec = isPlainObject(req.body) && isPlainObject(req.body['spec']) ? req.body['spec'] : {};
-    const verbs = [...(allows(opts, req, 'read') ? READ_VERBS : []), ...(allows(opts, req, 'write') ? WRITE_VERBS : [])];
+  route(RULES, (req, cluster) => {
+    const spec = specOf(req.body);
+    const allows = (need: AccessVerb): boolean => refusal(opts, req, cluster, need) === undefined;
+    const verbs = [...(allows('read') ? READ_VERBS : []), ...(allows('write') ? WRITE_VERBS : [])];
     const rules = verbs.length === 0 ? [] : [{ verbs, apiGroups: ['*'], resources: ['*'] }];
     return { metadata: { creationTimestamp: null }, spec, status: { resourceRules: rules, nonResourceRules: [], incomplete: false } };
   });
@@ -79,9 +81,14 @@ export function registerAccessReviews(app: FastifyInstance, opts: AccessReviewOp
   });
 }
 
-/** reviewSpec is the review's spec, which names exactly one kind of attributes (else 422 as kube-apiserver answers). */
+/** specOf is a review's spec, empty when the body has none. */
+function specOf(body: unknown): Record<string, unknown> {
+  return isPlainObject(body) && isPlainObject(body['spec']) ? body['spec'] : {};
+}
+
+/** reviewSpec is an access review's spec, which names exactly one kind of attributes (else 422 as kube-apiserver answers). */
 function reviewSpec(body: unknown): Record<string, unknown> {
-  const spec = isPlainObject(body) && isPlainObject(body['spec']) ? body['spec'] : {};
+  const spec = specOf(body);
   const named = ['resourceAttributes', 'nonResourceAttributes'].filter((field) => isPlainObject(spec[field]));
   for (const field of named) checkStrings(spec[field] as Record<string, unknown>, field);
   if (named.length !== 1) {
@@ -105,26 +112,21 @@ function checkStrings(attributes: Record<string, unknown>, field: string): void 
 }
 
 /** decide asks the API's own check for each access the reviewed verb needs (`*` needs both). */
-function decide(opts: AccessReviewOptions, req: FastifyRequest, spec: Record<string, unknown>): { allowed: boolean; reason?: string } {
+function decide(opts: AccessReviewOptions, req: FastifyRequest, cluster: string, spec: Record<string, unknown>): { allowed: boolean; reason?: string } {
   const attributes = (spec['resourceAttributes'] ?? spec['nonResourceAttributes']) as Record<string, unknown>;
   const verb = typeof attributes['verb'] === 'string' ? attributes['verb'] : '';
   const needs: AccessVerb[] = verb === '*' ? ['read', 'write'] : READ_VERBS.includes(verb) ? ['read'] : ['write'];
   for (const need of needs) {
-    const reason = refusal(opts, req, need);
+    const reason = refusal(opts, req, cluster, need);
     if (reason !== undefined) return { allowed: false, reason };
   }
   return { allowed: true };
 }
 
-/** allows tells whether the API's own check lets the request use one kind of access. */
-function allows(opts: AccessReviewOptions, req: FastifyRequest, need: AccessVerb): boolean {
-  return refusal(opts, req, need) === undefined;
-}
-
 /** refusal is why the API's own check refuses one kind of access to the request (its Forbidden message), or undefined. */
-function refusal(opts: AccessReviewOptions, req: FastifyRequest, need: AccessVerb): string | undefined {
+function refusal(opts: AccessReviewOptions, req: FastifyRequest, cluster: string, need: AccessVerb): string | undefined {
   try {
-    opts.authorize?.(req, opts.clusterOf(req), need);
+    opts.authorize?.(req, cluster, need);
     return undefined;
   } catch (err) {
     if (isAppError(err, 'Forbidden')) return err.message;
